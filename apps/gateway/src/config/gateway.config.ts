@@ -1,0 +1,48 @@
+import { isAbsolute, resolve } from 'node:path';
+
+/** Everything the gateway reads from its environment, validated once at start-up. */
+export interface GatewayConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly merchantsFile: string;
+  /** Largest request body accepted, in bytes. */
+  readonly bodyLimit: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): GatewayConfig {
+  const problems: string[] = [];
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name}='${raw}' must be a whole number from ${min} to ${max}`);
+      return fallback;
+    }
+    return value;
+  };
+  const path = (name: string, fallback: string) => {
+    const raw = env[name] || fallback;
+    return isAbsolute(raw) ? raw : resolve(cwd, raw);
+  };
+  const config: GatewayConfig = {
+    port: integer('PORT', 8080, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    dataDir: path('GATEWAY_DATA_DIR', 'data'),
+    merchantsFile: path('GATEWAY_MERCHANTS_FILE', 'config/merchants.json'),
+    bodyLimit: integer('GATEWAY_BODY_LIMIT', 256 * 1024, 1024, 16 * 1024 * 1024),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,53 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+import { ConfigError, loadConfig, type GatewayConfig } from './config/gateway.config';
+import { ApiExceptionFilter } from './http/api-exception.filter';
+import { configureFastify } from './http/fastify-setup';
+import { MerchantFileError } from './merchant/merchant-registry';
+
+export async function createGateway(config: GatewayConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({ bodyLimit: config.bodyLimit, logger: false });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forConfig(config),
+    adapter,
+    {
+      logger: ['error', 'warn'],
+      abortOnError: false,
+    bodyParser: false,
+    },
+  );
+  configureFastify(app.getHttpAdapter().getInstance());
+  app.useGlobalFilters(new ApiExceptionFilter());
+  return app;
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await createGateway(config);
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  // Tests and scripts read this line to find the port when PORT=0.
+  console.log(`gateway listening on http://${config.host}:${port} (data: ${config.dataDir})`);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      // Stop accepting, let in-flight requests finish, flush the group commit, then exit cleanly.
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    const known = error instanceof ConfigError || error instanceof MerchantFileError;
+    console.error(
+      known ? error.message : `gateway failed to start: ${(error as Error).message ?? error}`,
+    );
+    process.exit(1);
+  });
+}

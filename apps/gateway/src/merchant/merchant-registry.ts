@@ -1,0 +1,174 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { isEncodedHash, unmatchableHash, verifyPassword } from './password-hash';
+
+export interface Merchant {
+  readonly id: string;
+  readonly passwordHash: string;
+  readonly enabled: boolean;
+  /** Sent as X-Notification-Secret with webhooks, and keys their signature. */
+  readonly notificationSecret: string;
+  /** Behaviour notes: ids starting with TEST are test merchants, served by the simulated acquirer. */
+  readonly test: boolean;
+}
+
+export class MerchantFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MerchantFileError';
+  }
+}
+
+/** The file the gateway and the CLI use unless told otherwise. */
+export function defaultMerchantsFile(env = process.env, cwd = process.cwd()): string {
+  const file = env.GATEWAY_MERCHANTS_FILE || 'config/merchants.json';
+  return isAbsolute(file) ? file : resolve(cwd, file);
+}
+
+/** Spec: merchant ids are 1-40 characters from 0-9 a-z A-Z - _. Returns the problem, if any. */
+export function merchantIdProblem(id: string): string | undefined {
+  if (/^[0-9A-Za-z_-]{1,40}$/.test(id)) return undefined;
+  return `merchant id '${id}' is invalid: use 1-40 characters from 0-9 a-z A-Z - _`;
+}
+
+/** Visible ASCII, as it travels in an HTTP header; long enough to be unguessable. */
+const NOTIFICATION_SECRET = /^[\x21-\x7e]{16,256}$/;
+const FIELDS = new Set(['id', 'passwordHash', 'enabled', 'notificationSecret']);
+
+/** An entry of the merchants file; `test` follows from the id. */
+type MerchantEntry = Omit<Merchant, 'test' | 'enabled'> & { readonly enabled?: boolean };
+
+/** The problems of one entry of the file, other than a duplicate id. */
+function entryProblems(entry: Record<string, unknown>, at: string): string[] {
+  const problems = Object.keys(entry)
+    .filter((key) => !FIELDS.has(key))
+    .map((key) => `${at}.${key} is not a known field`);
+  const { id, passwordHash, enabled = true, notificationSecret } = entry;
+  if (typeof id !== 'string') problems.push(`${at}.id is missing`);
+  else if (merchantIdProblem(id)) problems.push(`${at}: ${merchantIdProblem(id)}`);
+  if (passwordHash === undefined) problems.push(`${at}.passwordHash is missing`);
+  else if (typeof passwordHash !== 'string' || !isEncodedHash(passwordHash)) {
+    problems.push(`${at}.passwordHash is not a scrypt$N$r$p$salt$hash string`);
+  }
+  if (typeof enabled !== 'boolean') problems.push(`${at}.enabled must be true or false`);
+  if (notificationSecret === undefined) problems.push(`${at}.notificationSecret is missing`);
+  else if (
+    typeof notificationSecret !== 'string' ||
+    !NOTIFICATION_SECRET.test(notificationSecret)
+  ) {
+    problems.push(`${at}.notificationSecret must be 16-256 visible ASCII characters`);
+  }
+  return problems;
+}
+
+/**
+ * Checks a parsed merchants file and reports every problem at once. Unknown fields are refused
+ * so that a misspelt one ("passwordhash") cannot be silently ignored.
+ */
+export function parseMerchants(document: unknown, source: string): Merchant[] {
+  const entries = (document as { merchants?: unknown } | null)?.merchants;
+  if (typeof document !== 'object' || !Array.isArray(entries)) {
+    throw new MerchantFileError(`${source}: expected an object with a "merchants" array`);
+  }
+  const problems: string[] = [];
+  const merchants: Merchant[] = [];
+  const firstIndex = new Map<string, number>();
+  entries.forEach((entry: unknown, index) => {
+    const at = `merchants[${index}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      problems.push(`${at} must be an object`);
+      return;
+    }
+    const own = entryProblems(entry as Record<string, unknown>, at);
+    const valid = entry as MerchantEntry; // trusted only once `own` is empty
+    const { id } = valid;
+    if (typeof id === 'string' && firstIndex.has(id)) {
+      own.push(`${at}.id '${id}' duplicates merchants[${firstIndex.get(id)}]`);
+    } else if (typeof id === 'string') firstIndex.set(id, index);
+    problems.push(...own);
+    if (own.length) return;
+    merchants.push({ ...valid, enabled: valid.enabled ?? true, test: id.startsWith('TEST') });
+  });
+  if (problems.length) {
+    throw new MerchantFileError(`${source} is invalid:\n  - ${problems.join('\n  - ')}`);
+  }
+  return merchants;
+}
+
+/** The file's JSON, unchecked; a read or syntax failure names the file. */
+export function readMerchantsDocument(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new MerchantFileError(`Cannot read merchants file ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new MerchantFileError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The merchants the gateway knows, and their authentication.
+ *
+ * scrypt takes ~50 ms of CPU per check, far too slow for every request of a busy merchant, so a
+ * password that scrypt has accepted is remembered as an HMAC digest under a key drawn at random
+ * for this process: the cache never holds a clear password, and its digests are useless outside
+ * the process. A request whose digest equals the remembered one is accepted after a
+ * constant-time comparison; any other password (every wrong one) goes through full scrypt, as do
+ * unknown and disabled merchants, against a hash nothing matches, so timing reveals neither which
+ * merchants exist nor anything about a password. Identical checks in flight at the same moment
+ * share one scrypt run, so a burst of requests from a merchant that has just started costs one.
+ */
+export class MerchantRegistry {
+  private readonly byId: ReadonlyMap<string, Merchant>;
+  private readonly digestKey = randomBytes(32);
+  private readonly verified = new Map<string, Buffer>();
+  private readonly inFlight = new Map<string, Promise<boolean>>();
+  /** What unknown and disabled merchants are checked against, at the same cost. */
+  private readonly unmatchableHash = unmatchableHash();
+
+  constructor(merchants: readonly Merchant[]) {
+    this.byId = new Map(merchants.map((m) => [m.id, m]));
+  }
+
+  static load(file: string): MerchantRegistry {
+    return new MerchantRegistry(parseMerchants(readMerchantsDocument(file), file));
+  }
+
+  find(merchantId: string): Merchant | undefined {
+    return this.byId.get(merchantId);
+  }
+
+  /** The enabled merchant whose password this is, or undefined. */
+  async authenticate(merchantId: string, password: string): Promise<Merchant | undefined> {
+    const found = this.byId.get(merchantId);
+    const merchant = found?.enabled ? found : undefined;
+    const digest = createHmac('sha256', this.digestKey)
+      .update(`${merchantId}\0${password}`)
+      .digest();
+    const remembered = merchant && this.verified.get(merchant.id);
+    if (remembered && timingSafeEqual(remembered, digest)) return merchant;
+    const valid = await this.verifyShared(
+      digest,
+      password,
+      merchant?.passwordHash ?? this.unmatchableHash,
+    );
+    if (!merchant || !valid) return undefined;
+    this.verified.set(merchant.id, digest);
+    return merchant;
+  }
+
+  private verifyShared(digest: Buffer, password: string, encoded: string): Promise<boolean> {
+    const key = digest.toString('hex');
+    let check = this.inFlight.get(key);
+    if (!check) {
+      check = verifyPassword(password, encoded).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, check);
+    }
+    return check;
+  }
+}

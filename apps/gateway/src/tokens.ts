@@ -1,0 +1,9 @@
+/** Injection tokens for the ports the application is wired to. */
+export const EVENT_STORE = Symbol('EventStore');
+export const ACQUIRER = Symbol('Acquirer');
+export const MERCHANT_REGISTRY = Symbol('MerchantRegistry');
+export const GATEWAY_CONFIG = Symbol('GatewayConfig');
+export const CLOCK = Symbol('Clock');
+
+/** Time is passed in, never read inside the domain. */
+export type Clock = () => Date;

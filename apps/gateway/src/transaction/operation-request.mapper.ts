@@ -1,0 +1,202 @@
+import { ApiError } from '@gateway/contract';
+import {
+  isLuhnValid,
+  maskCardNumber,
+  parseAmount,
+  type OrderRequest,
+  type RecordedSourceOfFunds,
+  type Thousandths,
+} from '@gateway/domain';
+
+type Body = Record<string, unknown>;
+
+/** The ids, time and version of one request: passed in so the mapping stays a pure function. */
+export interface RequestContext {
+  readonly merchantId: string;
+  readonly orderId: string;
+  readonly transactionId: string;
+  readonly apiVersion: number;
+  readonly now: string;
+  readonly requestHash: string;
+}
+
+/** Card details as the merchant sent them. They exist only in memory, for the processor; never recorded. */
+export interface CardInput {
+  readonly number: string;
+  readonly expiryMonth: number;
+  readonly expiryYear: number;
+  readonly securityCode?: string;
+}
+
+export interface MappedRequest {
+  readonly request: OrderRequest;
+  readonly card?: CardInput;
+}
+
+/** Fields that are not echoed: card data, credentials, and what the transaction itself records. */
+const NOT_ECHOED = new Set([
+  'apiOperation',
+  'correlationId',
+  'sourceOfFunds',
+  'session',
+  'responseControls',
+  'transaction',
+  '3DSecure',
+  'authentication',
+  'partnerSolutionId',
+]);
+const ORDER_NOT_ECHOED = new Set(['amount', 'currency', 'notificationUrl', 'acceptPartialAmount']);
+
+export function get(body: Body, path: string): unknown {
+  let value: unknown = body;
+  for (const key of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Body)[key];
+  }
+  return value;
+}
+
+function requiredString(body: Body, path: string): string {
+  const value = get(body, path);
+  if (typeof value !== 'string' || value === '')
+    throw ApiError.invalid(`Field '${path}' is required`, path, 'MISSING');
+  return value;
+}
+
+function optionalString(body: Body, path: string): string | undefined {
+  const value = get(body, path);
+  return typeof value === 'string' ? value : undefined;
+}
+
+function amount(body: Body, path: string): Thousandths {
+  const text = requiredString(body, path);
+  const value = parseAmount(text);
+  if (value === undefined || value < 0) {
+    throw ApiError.invalid(
+      `Value '${text}' is invalid. An amount has digits and at most 3 decimals`,
+      path,
+    );
+  }
+  return value;
+}
+
+/** Reads and checks the card, returning the card for the processor and its masked record. */
+function cardOf(body: Body): { card: CardInput; recorded: RecordedSourceOfFunds } {
+  const base = 'sourceOfFunds.provided.card';
+  const number = requiredString(body, `${base}.number`);
+  if (!isLuhnValid(number))
+    throw ApiError.invalid(
+      'Value is invalid. The card number must be 9-19 digits and pass the Luhn check',
+      `${base}.number`,
+    );
+  const month = requiredString(body, `${base}.expiry.month`);
+  const year = requiredString(body, `${base}.expiry.year`);
+  const securityCode = optionalString(body, `${base}.securityCode`);
+  return {
+    card: {
+      number,
+      expiryMonth: Number(month),
+      expiryYear: Number(year),
+      ...(securityCode ? { securityCode } : {}),
+    },
+    recorded: {
+      type: optionalString(body, 'sourceOfFunds.type') ?? 'CARD',
+      card: { number: maskCardNumber(number), expiry: { month, year } },
+    },
+  };
+}
+
+function echoOf(body: Body): Body {
+  const echo: Body = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (NOT_ECHOED.has(key)) continue;
+    if (key === 'order' && value && typeof value === 'object') {
+      const order = Object.fromEntries(
+        Object.entries(value).filter(([k]) => !ORDER_NOT_ECHOED.has(k)),
+      );
+      if (Object.keys(order).length) echo.order = order;
+    } else echo[key] = value;
+  }
+  return echo;
+}
+
+/**
+ * Turns a validated request body into the domain's request. The contract has already checked every
+ * field's form; this reads the fields each operation needs, and checks what only makes sense together.
+ */
+export function toOrderRequest(operation: string, body: Body, ctx: RequestContext): MappedRequest {
+  const base = {
+    ...ctx,
+    echo: echoOf(body),
+    ...(optionalString(body, 'order.notificationUrl')
+      ? { notificationUrl: optionalString(body, 'order.notificationUrl') }
+      : {}),
+  };
+  const reference = optionalString(body, 'transaction.reference');
+  const withReference = reference !== undefined ? { reference } : {};
+  switch (operation) {
+    case 'AUTHORIZE':
+    case 'PAY': {
+      const { card, recorded } = cardOf(body);
+      const funding = {
+        amount: amount(body, 'order.amount'),
+        currency: requiredString(body, 'order.currency'),
+        sourceOfFunds: recorded,
+      };
+      return {
+        request: { ...base, ...funding, type: operation === 'PAY' ? 'Pay' : 'Authorize' },
+        card,
+      };
+    }
+    case 'VERIFY': {
+      const { card, recorded } = cardOf(body);
+      // Version 16 names the currency transaction.currency; 29 names it order.currency.
+      const currency =
+        optionalString(body, 'transaction.currency') ?? requiredString(body, 'order.currency');
+      return {
+        request: { ...base, type: 'Verify', amount: 0, currency, sourceOfFunds: recorded },
+        card,
+      };
+    }
+    case 'CAPTURE':
+      return {
+        request: {
+          ...base,
+          ...withReference,
+          type: 'Capture',
+          amount: amount(body, 'transaction.amount'),
+          currency: requiredString(body, 'transaction.currency'),
+        },
+      };
+    case 'REFUND': {
+      const target = optionalString(body, 'transaction.targetTransactionId');
+      const standalone = get(body, 'sourceOfFunds') !== undefined ? cardOf(body) : undefined;
+      return {
+        request: {
+          ...base,
+          ...withReference,
+          type: 'Refund',
+          amount: amount(body, 'transaction.amount'),
+          currency: requiredString(body, 'transaction.currency'),
+          ...(target !== undefined ? { targetTransactionId: target } : {}),
+          ...(standalone ? { sourceOfFunds: standalone.recorded } : {}),
+        },
+        ...(standalone ? { card: standalone.card } : {}),
+      };
+    }
+    case 'VOID':
+      return {
+        request: {
+          ...base,
+          ...withReference,
+          type: 'Void',
+          targetTransactionId: requiredString(body, 'transaction.targetTransactionId'),
+        },
+      };
+    default:
+      throw ApiError.invalid(
+        `Value '${operation}' is invalid. This gateway does not support it yet`,
+        'apiOperation',
+      );
+  }
+}

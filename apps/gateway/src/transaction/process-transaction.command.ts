@@ -1,0 +1,22 @@
+import { Command } from '@nestjs/cqrs';
+import type { Merchant } from '../merchant/merchant-registry';
+
+export interface ProcessedTransaction {
+  /** The response body; a 201 whatever the gateway code. */
+  readonly body: Record<string, unknown>;
+}
+
+/** One PUT …/order/{orderid}/transaction/{transactionid}, its body already validated by the contract. */
+export class ProcessTransactionCommand extends Command<ProcessedTransaction> {
+  constructor(
+    readonly merchant: Merchant,
+    readonly apiOperation: string,
+    readonly apiVersion: number,
+    readonly orderId: string,
+    readonly transactionId: string,
+    readonly body: Record<string, unknown>,
+    readonly requestHash: string,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,146 @@
+import {
+  resultOf,
+  toDecimal,
+  type Order,
+  type RecordedSourceOfFunds,
+  type TransactionState,
+} from '@gateway/domain';
+
+type Json = Record<string, unknown>;
+
+/** Request groups echoed back as the merchant sent them (never card data: that lives in sourceOfFunds). */
+const ECHOED_GROUPS = ['billing', 'customer', 'device', 'shipping'] as const;
+
+/**
+ * The response of the operation that created `tx`, showing the order as it stood right after it.
+ * Built only from recorded events, so a retried request gets the same bytes back, even after a restart.
+ */
+export function renderTransaction(
+  order: Order,
+  tx: TransactionState,
+  correlationId?: string,
+): Json {
+  const { orderAfter } = tx;
+  const processor = tx.processor as {
+    response?: Json;
+    transaction?: Json;
+    risk?: Json;
+    authorizationResponse?: Json;
+  };
+  const echo = tx.echo as Json;
+  const source = tx.sourceOfFunds ?? latestSourceOfFunds(order, tx);
+  return {
+    ...(correlationId !== undefined ? { correlationId } : {}),
+    ...(processor.authorizationResponse
+      ? { authorizationResponse: processor.authorizationResponse }
+      : {}),
+    ...pick(echo, ECHOED_GROUPS),
+    gatewayEntryPoint: 'WEB_SERVICES_API',
+    merchant: order.merchantId,
+    order: {
+      ...(echo.order as Json | undefined),
+      amount: toDecimal(orderAfter.amount),
+      creationTime: order.creationTime,
+      currency: order.currency,
+      id: order.orderId,
+      lastUpdatedTime: orderAfter.lastUpdatedTime,
+      ...(order.notificationUrl ? { notificationUrl: order.notificationUrl } : {}),
+      status: orderAfter.status,
+      totalAuthorizedAmount: toDecimal(orderAfter.totals.authorized),
+      totalCapturedAmount: toDecimal(orderAfter.totals.captured),
+      totalRefundedAmount: toDecimal(orderAfter.totals.refunded),
+    },
+    response: { ...processor.response, gatewayCode: tx.gatewayCode },
+    result: resultOf(tx.gatewayCode),
+    ...(processor.risk ? { risk: processor.risk } : {}),
+    ...(source ? { sourceOfFunds: renderSourceOfFunds(source) } : {}),
+    timeOfRecord: tx.timeOfRecord,
+    transaction: {
+      ...processor.transaction,
+      amount: toDecimal(tx.amount),
+      currency: tx.currency,
+      id: tx.id,
+      ...(tx.reference !== undefined ? { reference: tx.reference } : {}),
+      ...(tx.requestedAmount !== undefined
+        ? { requestedAmount: toDecimal(tx.requestedAmount) }
+        : {}),
+      source: 'INTERNET',
+      ...(tx.targetTransactionId !== undefined
+        ? { targetTransactionId: tx.targetTransactionId }
+        : {}),
+      type: tx.type,
+    },
+    version: String(tx.apiVersion),
+  };
+}
+
+/** Retrieve Order: the order's fields at the top level and every transaction in order. */
+export function renderOrder(order: Order): Json {
+  const first = order.transactions[0];
+  const source = latestSourceOfFunds(order);
+  return {
+    ...((first?.echo as Json | undefined)?.order as Json | undefined),
+    amount: toDecimal(order.amount),
+    creationTime: order.creationTime,
+    currency: order.currency,
+    id: order.orderId,
+    lastUpdatedTime: order.lastUpdatedTime,
+    merchant: order.merchantId,
+    ...(order.notificationUrl ? { notificationUrl: order.notificationUrl } : {}),
+    result: 'SUCCESS',
+    ...(source ? { sourceOfFunds: renderSourceOfFunds(source) } : {}),
+    status: order.status,
+    totalAuthorizedAmount: toDecimal(order.totals.authorized),
+    totalCapturedAmount: toDecimal(order.totals.captured),
+    totalRefundedAmount: toDecimal(order.totals.refunded),
+    transaction: order.transactions.map((tx) => renderTransaction(order, tx)),
+  };
+}
+
+function renderSourceOfFunds(source: RecordedSourceOfFunds): Json {
+  return source.card
+    ? { provided: { card: source.card }, type: source.type }
+    : { type: source.type };
+}
+
+/** Captures, refunds and voids carry no card: they show the card of the order's latest funding transaction. */
+function latestSourceOfFunds(
+  order: Order,
+  before?: TransactionState,
+): RecordedSourceOfFunds | undefined {
+  const upTo = before ? order.transactions.indexOf(before) : order.transactions.length;
+  for (let i = upTo - 1; i >= 0; i--) {
+    const source = order.transactions[i].sourceOfFunds;
+    if (source) return source;
+  }
+  return undefined;
+}
+
+function pick(from: Json, keys: readonly string[]): Json {
+  const out: Json = {};
+  for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
+  return out;
+}
+
+/**
+ * The answer when another writer kept winning the race for the order's stream: nothing was
+ * recorded, and the merchant retries (behaviour notes, "Transaction ids, retries and concurrency").
+ */
+export function lockFailure(
+  command: { merchant: { id: string }; orderId: string; transactionId: string; apiVersion: number },
+  correlationId?: string,
+): Json {
+  return {
+    ...(correlationId !== undefined ? { correlationId } : {}),
+    gatewayEntryPoint: 'WEB_SERVICES_API',
+    merchant: command.merchant.id,
+    order: { id: command.orderId },
+    response: {
+      gatewayCode: 'LOCK_FAILURE',
+      acquirerMessage: 'Another transaction is in progress on the order',
+    },
+    result: 'FAILURE',
+    transaction: { id: command.transactionId },
+    version: String(command.apiVersion),
+  };
+}

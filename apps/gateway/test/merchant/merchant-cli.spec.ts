@@ -1,0 +1,109 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runMerchantCli } from '../../src/cli/merchant.cli';
+import { MerchantRegistry } from '../../src/merchant/merchant-registry';
+import { hashPassword } from '../../src/merchant/password-hash';
+
+describe('merchant add', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'merchant-cli-'));
+    file = join(dir, 'merchants.json');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function run(...args: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runMerchantCli(
+      args,
+      { out: (l) => out.push(l), err: (l) => err.push(l) },
+      { GATEWAY_MERCHANTS_FILE: file },
+    );
+    const printed = (label: string) =>
+      out
+        .find((l) => l.startsWith(label))
+        ?.slice(label.length)
+        .trim();
+    return {
+      code,
+      out,
+      err: err.join('\n'),
+      password: printed('API password (shown only this once):'),
+      secret: printed('Notification secret:'),
+    };
+  }
+
+  it('creates the file with a verifiable hash and prints the credentials once', async () => {
+    const result = await run('add', 'TESTNEW', '--file', file);
+    expect(result.code).toBe(0);
+    expect(result.password).toMatch(/^[0-9a-f]{32}$/);
+    expect(result.secret).toMatch(/^[0-9A-F]{32}$/);
+    expect(readFileSync(file, 'utf8')).not.toContain(result.password);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const registry = MerchantRegistry.load(file);
+    const merchant = await registry.authenticate('TESTNEW', result.password!);
+    expect(merchant).toMatchObject({ id: 'TESTNEW', enabled: true, test: true });
+    expect(merchant?.notificationSecret).toBe(result.secret);
+    expect(readdirSync(dir)).toEqual(['merchants.json']); // no temporary file left
+  });
+
+  it('uses GATEWAY_MERCHANTS_FILE without --file, and keeps the merchants already there', async () => {
+    const existing = {
+      id: 'TESTOLD',
+      passwordHash: await hashPassword('old'),
+      notificationSecret: 'OLD-SECRET-0123456789',
+    };
+    writeFileSync(file, JSON.stringify({ merchants: [existing] }), { mode: 0o640 });
+    const result = await run('add', 'SHOP_2');
+    expect(result.code).toBe(0);
+    expect(result.out.join('\n')).toContain('only merchants whose id starts with TEST');
+
+    const registry = MerchantRegistry.load(file);
+    await expect(registry.authenticate('TESTOLD', 'old')).resolves.toBeDefined();
+    await expect(registry.authenticate('SHOP_2', result.password!)).resolves.toMatchObject({
+      test: false,
+    });
+    expect(statSync(file).mode & 0o777).toBe(0o640);
+  });
+
+  it('refuses an existing merchant and leaves the file untouched', async () => {
+    await run('add', 'TESTDUP');
+    const before = readFileSync(file, 'utf8');
+    const result = await run('add', 'TESTDUP');
+    expect(result.code).toBe(1);
+    expect(result.err).toContain("merchant 'TESTDUP' already exists");
+    expect(result.password).toBeUndefined();
+    expect(readFileSync(file, 'utf8')).toBe(before);
+  });
+
+  it.each(['TEST MERCHANT', 'T'.repeat(41), 'TEST/1'])('refuses the invalid id %p', async (id) => {
+    const result = await run('add', id);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(`merchant id '${id}' is invalid`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('refuses to extend a file the gateway would not load', async () => {
+    writeFileSync(file, JSON.stringify({ merchants: [{ id: 'TESTX' }] }));
+    const result = await run('add', 'TESTNEW');
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('merchants[0].passwordHash is missing');
+    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify({ merchants: [{ id: 'TESTX' }] }));
+  });
+
+  it.each([
+    [[]],
+    [['remove', 'TESTA']],
+    [['add']],
+    [['add', 'TESTA', '--file']],
+    [['add', 'TESTA', '--force']],
+  ])('prints usage for %p', async (args) => {
+    const result = await run(...args);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('usage: merchant add <merchantId> [--file path]');
+  });
+});

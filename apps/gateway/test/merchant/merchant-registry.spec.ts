@@ -1,0 +1,222 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { inspect } from 'node:util';
+import {
+  defaultMerchantsFile,
+  type Merchant,
+  MerchantFileError,
+  MerchantRegistry,
+  parseMerchants,
+} from '../../src/merchant/merchant-registry';
+import * as passwordHash from '../../src/merchant/password-hash';
+
+// Count scrypt verifications while keeping the real implementation.
+jest.mock('../../src/merchant/password-hash', () => {
+  const actual = jest.requireActual('../../src/merchant/password-hash');
+  return { ...actual, verifyPassword: jest.fn(actual.verifyPassword) };
+});
+const verifyPassword = passwordHash.verifyPassword as jest.MockedFunction<
+  typeof passwordHash.verifyPassword
+>;
+
+const SECRET = 'NOTIFICATION-SECRET-0001';
+
+describe('merchants file validation', () => {
+  let hash: string;
+  beforeAll(async () => {
+    hash = await passwordHash.hashPassword('pw');
+  });
+  const entry = (fields: object) => ({
+    id: 'TESTA',
+    passwordHash: hash,
+    notificationSecret: SECRET,
+    ...fields,
+  });
+  const problemsOf = (document: unknown) => {
+    try {
+      parseMerchants(document, 'merchants.json');
+    } catch (error) {
+      expect(error).toBeInstanceOf(MerchantFileError);
+      return (error as Error).message;
+    }
+    throw new Error('expected the file to be refused');
+  };
+
+  it('accepts a valid file; enabled defaults to true and TEST ids are test merchants', () => {
+    const merchants = parseMerchants(
+      { merchants: [entry({}), entry({ id: 'shop_1-x', enabled: false })] },
+      'merchants.json',
+    );
+    expect(merchants).toEqual([
+      { id: 'TESTA', passwordHash: hash, notificationSecret: SECRET, enabled: true, test: true },
+      {
+        id: 'shop_1-x',
+        passwordHash: hash,
+        notificationSecret: SECRET,
+        enabled: false,
+        test: false,
+      },
+    ]);
+  });
+
+  it.each([
+    ['a duplicate id', [entry({}), entry({})], "merchants[1].id 'TESTA' duplicates merchants[0]"],
+    ['a bad id', [entry({ id: 'TEST A' })], "merchants[0]: merchant id 'TEST A' is invalid"],
+    ['a too long id', [entry({ id: 'T'.repeat(41) })], 'is invalid: use 1-40 characters'],
+    ['an empty id', [entry({ id: '' })], "merchant id '' is invalid"],
+    ['a missing id', [entry({ id: undefined })], 'merchants[0].id is missing'],
+    [
+      'a missing hash',
+      [entry({ passwordHash: undefined })],
+      'merchants[0].passwordHash is missing',
+    ],
+    [
+      'a malformed hash',
+      [entry({ passwordHash: 'secret' })],
+      'passwordHash is not a scrypt$N$r$p$salt$hash',
+    ],
+    [
+      'a missing secret',
+      [entry({ notificationSecret: undefined })],
+      'notificationSecret is missing',
+    ],
+    ['a short secret', [entry({ notificationSecret: 'short' })], 'must be 16-256 visible ASCII'],
+    [
+      'a non-boolean enabled',
+      [entry({ enabled: 'yes' })],
+      'merchants[0].enabled must be true or false',
+    ],
+    [
+      'an unknown field',
+      [entry({ passwordhash: 'x' })],
+      'merchants[0].passwordhash is not a known field',
+    ],
+    ['a non-object entry', ['TESTA'], 'merchants[0] must be an object'],
+  ])('refuses %s', (_, merchants, problem) => {
+    expect(problemsOf({ merchants })).toContain(problem);
+  });
+
+  it.each([null, [], { merchant: [] }, { merchants: {} }])(
+    'refuses %p as a document',
+    (document) => {
+      expect(problemsOf(document)).toContain('expected an object with a "merchants" array');
+    },
+  );
+
+  it('reports every problem at once', () => {
+    const message = problemsOf({
+      merchants: [entry({ id: 'bad id' }), entry({ passwordHash: 'x' })],
+    });
+    expect(message).toContain('merchants[0]');
+    expect(message).toContain('merchants[1]');
+  });
+});
+
+describe('MerchantRegistry', () => {
+  let dir: string;
+  let merchants: Merchant[];
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'merchants-'));
+    const passwordHashOf = passwordHash.hashPassword;
+    merchants = [
+      {
+        id: 'TESTA',
+        passwordHash: await passwordHashOf('right'),
+        enabled: true,
+        notificationSecret: SECRET,
+        test: true,
+      },
+      {
+        id: 'TESTOFF',
+        passwordHash: await passwordHashOf('right'),
+        enabled: false,
+        notificationSecret: SECRET,
+        test: true,
+      },
+    ];
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  beforeEach(() => verifyPassword.mockClear());
+
+  it('loads a file and finds merchants by id', () => {
+    const file = join(dir, 'ok.json');
+    writeFileSync(file, JSON.stringify({ merchants: merchants.map(({ test: _, ...m }) => m) }));
+    const registry = MerchantRegistry.load(file);
+    expect(registry.find('TESTA')).toEqual(merchants[0]);
+    expect(registry.find('NOPE')).toBeUndefined();
+  });
+
+  it('names the file when it cannot be read or parsed', () => {
+    const missing = join(dir, 'missing.json');
+    expect(() => MerchantRegistry.load(missing)).toThrow(`Cannot read merchants file ${missing}`);
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{ "merchants": [');
+    expect(() => MerchantRegistry.load(broken)).toThrow(`${broken} is not valid JSON`);
+  });
+
+  it('ships a demo merchant that accepts the documented password', async () => {
+    const registry = MerchantRegistry.load(resolve(__dirname, '../../../../config/merchants.json'));
+    const merchant = await registry.authenticate('TESTMERCHANT', 'demo-password-change-me');
+    expect(merchant).toMatchObject({ id: 'TESTMERCHANT', enabled: true, test: true });
+  });
+
+  it('authenticates the right password only', async () => {
+    const registry = new MerchantRegistry(merchants);
+    await expect(registry.authenticate('TESTA', 'right')).resolves.toBe(merchants[0]);
+    await expect(registry.authenticate('TESTA', 'wrong')).resolves.toBeUndefined();
+    await expect(registry.authenticate('testa', 'right')).resolves.toBeUndefined();
+  });
+
+  it('refuses a disabled merchant and an unknown one, still paying for scrypt', async () => {
+    const registry = new MerchantRegistry(merchants);
+    await expect(registry.authenticate('TESTOFF', 'right')).resolves.toBeUndefined();
+    await expect(registry.authenticate('NOPE', 'right')).resolves.toBeUndefined();
+    expect(verifyPassword).toHaveBeenCalledTimes(2);
+  });
+
+  it('remembers a verified password, but checks every other one with scrypt', async () => {
+    const registry = new MerchantRegistry(merchants);
+    await expect(registry.authenticate('TESTA', 'right')).resolves.toBe(merchants[0]);
+    expect(verifyPassword).toHaveBeenCalledTimes(1);
+
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < 1000; i++) await registry.authenticate('TESTA', 'right');
+    const perCall = Number(process.hrtime.bigint() - started) / 1e6 / 1000;
+    expect(perCall).toBeLessThan(1); // milliseconds; a scrypt check takes tens
+    expect(verifyPassword).toHaveBeenCalledTimes(1);
+
+    await expect(registry.authenticate('TESTA', 'wrong')).resolves.toBeUndefined();
+    await expect(registry.authenticate('TESTA', 'wrong')).resolves.toBeUndefined();
+    expect(verifyPassword).toHaveBeenCalledTimes(3);
+    await expect(registry.authenticate('TESTA', 'right')).resolves.toBe(merchants[0]);
+    expect(verifyPassword).toHaveBeenCalledTimes(3);
+  });
+
+  it('shares one scrypt run between identical checks in flight', async () => {
+    const registry = new MerchantRegistry(merchants);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => registry.authenticate('TESTA', 'right')),
+    );
+    expect(results.every((m) => m === merchants[0])).toBe(true);
+    expect(verifyPassword).toHaveBeenCalledTimes(1);
+  });
+
+  it('never holds a clear password', async () => {
+    const registry = new MerchantRegistry(merchants);
+    await registry.authenticate('TESTA', 'right');
+    expect(inspect(registry, { depth: 10, showHidden: true })).not.toContain('right');
+  });
+});
+
+describe('defaultMerchantsFile', () => {
+  it('is config/merchants.json under the working directory unless the environment says', () => {
+    expect(defaultMerchantsFile({}, '/srv/gw')).toBe('/srv/gw/config/merchants.json');
+    expect(defaultMerchantsFile({ GATEWAY_MERCHANTS_FILE: 'm.json' }, '/srv/gw')).toBe(
+      '/srv/gw/m.json',
+    );
+    expect(defaultMerchantsFile({ GATEWAY_MERCHANTS_FILE: '/etc/m.json' }, '/srv/gw')).toBe(
+      '/etc/m.json',
+    );
+  });
+});

@@ -1,0 +1,2 @@
+export * from './acquirer.port';
+export { SimulatedAcquirer } from './simulated/simulated-acquirer';

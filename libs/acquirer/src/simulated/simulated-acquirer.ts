@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import { isLuhnValid } from '../../../domain/src/card';
+import type {
+  Acquirer,
+  AcquirerAnswer,
+  AcquirerRequest,
+  AcquirerTransaction,
+  CardRequest,
+  RiskGatewayCode,
+} from '../acquirer.port';
+import { avsResult } from './avs';
+import { cardFacts } from './bin-table';
+import { cscResult } from './csc';
+import { type ExpiryOutcome, outcomeByExpiry } from './expiry';
+
+type SimulatedCode = ExpiryOutcome | 'PARTIALLY_APPROVED';
+
+/** ISO 8583-style response code and text that come with each outcome. */
+const ACQUIRER_RESPONSE: Readonly<Record<SimulatedCode, readonly [string, string]>> = {
+  APPROVED: ['00', 'Approved'],
+  PARTIALLY_APPROVED: ['10', 'Partial approval'],
+  DECLINED: ['05', 'Do not honour'],
+  EXPIRED_CARD: ['54', 'Expired card'],
+  TIMED_OUT: ['68', 'Response received too late'],
+  ACQUIRER_SYSTEM_ERROR: ['96', 'System malfunction'],
+  UNSPECIFIED_FAILURE: ['06', 'Error'],
+  UNKNOWN: ['91', 'Issuer unavailable'],
+};
+const INVALID_CARD_NUMBER = ['14', 'Invalid card number'] as const;
+
+const ACQUIRER_ID = 'SIMULATOR';
+
+/** Behaviour notes: an amount whose thousandths part is 777 triggers partial approval. */
+const PARTIAL_TRIGGER = 777;
+
+/**
+ * Risk screening on customer.email (decided here: prefix, case-insensitive). A rejection stops
+ * the transaction before the acquirer, so it is answered BLOCKED, the spec's code for that.
+ */
+function riskOf(email: string | undefined): RiskGatewayCode {
+  const address = (email ?? '').toLowerCase();
+  if (address.startsWith('risk-reject@')) return 'REJECTED';
+  if (address.startsWith('risk-review@')) return 'REVIEW_REQUIRED';
+  return 'ACCEPTED';
+}
+
+/**
+ * Reference numbers derived from the transaction's ids, so that a replay gets the same: one hash
+ * gives 64 hex digits, each folded to a decimal digit, and each number takes its own slice.
+ */
+function referenceDigits(request: AcquirerRequest): (offset: number, length: number) => string {
+  const ids = [request.merchantId, request.orderId, request.transactionId].join('\0');
+  const hex = createHash('sha256').update(ids).digest('hex');
+  return (offset, length) => {
+    let digits = '';
+    for (let i = offset; i < offset + length; i++) digits += String(parseInt(hex[i], 16) % 10);
+    return digits;
+  };
+}
+
+/** One batch per UTC day, settled that day. */
+function acquirerTransaction(request: AcquirerRequest, transactionId: string): AcquirerTransaction {
+  const day = request.now.toISOString().slice(0, 10);
+  return {
+    id: ACQUIRER_ID,
+    transactionId,
+    batch: Number(day.replaceAll('-', '')),
+    date: day,
+    timeZone: '+0000',
+    settlementDate: day,
+  };
+}
+
+/** An answer from the acquirer: codes, reference numbers, and an authorization code on approval. */
+function acquirerAnswer(
+  request: AcquirerRequest,
+  gatewayCode: SimulatedCode,
+  { response = ACQUIRER_RESPONSE[gatewayCode], approvedAmount = request.amount } = {},
+): AcquirerAnswer {
+  const approved = gatewayCode === 'APPROVED' || gatewayCode === 'PARTIALLY_APPROVED';
+  const digits = referenceDigits(request);
+  return {
+    gatewayCode,
+    approvedAmount,
+    reversed: gatewayCode === 'TIMED_OUT',
+    acquirerCode: response[0],
+    acquirerMessage: response[1],
+    ...(approved && { authorizationCode: digits(0, 6) }),
+    receipt: digits(6, 12),
+    acquirer: acquirerTransaction(request, digits(18, 15)),
+  };
+}
+
+function cardOutcome(request: CardRequest): AcquirerAnswer {
+  const { card, amount } = request;
+  // The contract rejects such numbers first; the simulator still never approves one.
+  if (!isLuhnValid(card.number)) {
+    return acquirerAnswer(request, 'DECLINED', { response: INVALID_CARD_NUMBER });
+  }
+  const outcome = outcomeByExpiry(card, request.now);
+  // VERIFY moves no money, so only AUTHORIZE and PAY can be approved for part of the amount.
+  if (
+    outcome !== 'APPROVED' ||
+    request.operation === 'VERIFY' ||
+    amount % 1000 !== PARTIAL_TRIGGER
+  ) {
+    return acquirerAnswer(request, outcome);
+  }
+  return request.acceptPartialAmount
+    ? acquirerAnswer(request, 'PARTIALLY_APPROVED', { approvedAmount: Math.floor(amount / 2) })
+    : acquirerAnswer(request, 'DECLINED');
+}
+
+function cardAnswer(request: CardRequest): AcquirerAnswer {
+  const risk = { gatewayCode: riskOf(request.customerEmail) };
+  const card = cardFacts(request.card.number);
+  if (risk.gatewayCode === 'REJECTED') {
+    return { gatewayCode: 'BLOCKED', approvedAmount: request.amount, reversed: false, risk, card };
+  }
+  return {
+    ...cardOutcome(request),
+    cardSecurityCode: cscResult(request.card.number, request.card.securityCode),
+    avs: avsResult(request.billingStreet),
+    risk,
+    card,
+  };
+}
+
+const isCardRequest = (request: AcquirerRequest): request is CardRequest =>
+  request.operation === 'AUTHORIZE' ||
+  request.operation === 'PAY' ||
+  request.operation === 'VERIFY';
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const member of Object.values(value)) {
+    if (typeof member === 'object' && member !== null) deepFreeze(member);
+  }
+  return Object.freeze(value);
+}
+
+/**
+ * The acquirer of test merchants: answers from the request alone, as the behaviour notes specify.
+ * CAPTURE, REFUND and VOID are always approved: they act on an earlier authorization, and the
+ * domain has already checked their amounts.
+ */
+export class SimulatedAcquirer implements Acquirer {
+  async process(request: AcquirerRequest): Promise<AcquirerAnswer> {
+    return deepFreeze(
+      isCardRequest(request) ? cardAnswer(request) : acquirerAnswer(request, 'APPROVED'),
+    );
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Wording of error explanations. Nothing that could be a card number reaches a client: sensitive
+ * fields are never echoed, neither is any value holding a run of 9 or more digits, and a last pass
+ * blanks such runs in whatever text is produced.
+ */
+
+const CARD_LIKE = /[0-9]{9,}/;
+const CARD_LIKE_RUNS = /[0-9]{9,}/g;
+const ECHO_LIMIT = 64;
+
+/** `Value 'ABC' is invalid.` / `Value 12 is invalid.` / `Value is invalid.` */
+export function valuePrefix(value: unknown, sensitive: boolean): string {
+  if (!sensitive) {
+    if (typeof value === 'string' && !CARD_LIKE.test(value)) {
+      const shown = value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}...` : value;
+      return `Value '${shown}' is invalid.`;
+    }
+    if ((typeof value === 'number' || typeof value === 'boolean') && !CARD_LIKE.test(String(value))) {
+      return `Value ${String(value)} is invalid.`;
+    }
+  }
+  return 'Value is invalid.';
+}
+
+export function invalidValue(value: unknown, sensitive: boolean, reason: string): string {
+  return `${valuePrefix(value, sensitive)} ${reason}`;
+}
+
+export function missingField(path: string, condition: string): string {
+  return `Field '${path}' is required${condition}`;
+}
+
+export function unknownField(path: string, apiOperation: string): string {
+  return `Field '${path}' is not part of the ${apiOperation} request`;
+}
+
+/** Last line of defence for explanations: computed totals or member names may hold digit runs too. */
+export function redactExplanation(text: string): string {
+  return text.replace(CARD_LIKE_RUNS, '[redacted]');
+}
+
+/** Field paths are echoed as sent except digit runs in merchant-chosen names, masked with 'x'. */
+export function redactPath(path: string): string {
+  return path.replace(CARD_LIKE_RUNS, (run) => 'x'.repeat(run.length));
+}

@@ -1,0 +1,37 @@
+/**
+ * The request contract of the Payment Gateway Transaction API: one declarative contract per
+ * operation and version (plain data, see model/field.ts) and the validation derived from it.
+ */
+export * from './api-error';
+export type {
+  ApiOperation,
+  ArrayField,
+  CrossCheck,
+  Field,
+  Fields,
+  GroupField,
+  LeafField,
+  LeafKind,
+  LeafRule,
+  MapField,
+  OperationContract,
+} from './model/field';
+export type { RequestValidator, ValidatorEngine, Violation } from './engine/request-validator';
+export {
+  allContracts,
+  API_OPERATIONS,
+  isApiOperation,
+  isSupportedVersion,
+  MAX_VERSION,
+  MIN_VERSION,
+  resolveContract,
+} from './operations/registry';
+export {
+  hasSourceOfFunds,
+  isJsonObject,
+  validateBody,
+  validateRequest,
+  type BodyError,
+  type RequestError,
+  type ValidationResult,
+} from './validate';

@@ -1,0 +1,129 @@
+import type { FieldError } from './api-error';
+import { classValidatorEngine } from './engine/class-validator/class-validator-engine';
+import { childPath, contractPath, declarationOrder, indexPath } from './engine/contract-paths';
+import { compileChecks, type CompiledCheck } from './engine/cross-checks';
+import { firstInDocumentOrder } from './engine/document-order';
+import { invalidValue, missingField, redactExplanation, redactPath, unknownField } from './engine/explain';
+import { isInheritedName, isPresent, normalize } from './engine/normalize';
+import type { RequestValidator, Violation } from './engine/request-validator';
+import type { OperationContract } from './model/field';
+import { allContracts, API_OPERATIONS, isApiOperation, isSupportedVersion, MAX_VERSION, MIN_VERSION, resolveContract } from './operations/registry';
+
+/** A refusal that names no field: the body is not a JSON object, or the version is unsupported. */
+export interface BodyError {
+  readonly field?: undefined;
+  readonly validationType?: undefined;
+  readonly explanation: string;
+}
+
+export type RequestError = FieldError | BodyError;
+
+export type ValidationResult<E = FieldError> =
+  | { readonly ok: true; readonly value: Record<string, unknown> }
+  | { readonly ok: false; readonly error: E };
+
+interface CompiledContract {
+  readonly validator: RequestValidator;
+  readonly checks: readonly CompiledCheck[];
+  readonly declarationIndex: (path: string) => number;
+}
+
+const compiled = new WeakMap<OperationContract, CompiledContract>();
+
+function compile(contract: OperationContract): CompiledContract {
+  const order = declarationOrder(contract.body);
+  const result: CompiledContract = {
+    validator: classValidatorEngine.compile(contract),
+    checks: compileChecks(contract.body),
+    declarationIndex: (path) => {
+      // A member of a map is placed with the map.
+      for (let p = contractPath(path); p !== ''; p = p.slice(0, Math.max(p.lastIndexOf('.'), 0))) {
+        const index = order.get(p);
+        if (index !== undefined) return index;
+      }
+      return order.size;
+    },
+  };
+  compiled.set(contract, result);
+  return result;
+}
+
+// Classes and checks are built once, when the gateway starts, not on the first request.
+for (const contract of allContracts) compile(contract);
+
+export function isJsonObject(body: unknown): body is Record<string, unknown> {
+  return typeof body === 'object' && body !== null && !Array.isArray(body);
+}
+
+/** Present members named like Object.prototype properties: normalization left them out, they are unknown. */
+function inheritedNameViolations(sent: unknown, path: string, apiOperation: string, found: Violation[]): void {
+  if (Array.isArray(sent)) sent.forEach((element, i) => inheritedNameViolations(element, indexPath(path, i), apiOperation, found));
+  else if (isJsonObject(sent)) {
+    for (const [name, member] of Object.entries(sent)) {
+      const at = childPath(path, name);
+      if (isInheritedName(name) && isPresent(member)) {
+        found.push({ path: at, validationType: 'INVALID', explanation: unknownField(at, apiOperation) });
+      } else inheritedNameViolations(member, at, apiOperation, found);
+    }
+  }
+}
+
+function toFieldError(violation: Violation): FieldError {
+  return {
+    field: redactPath(violation.path),
+    validationType: violation.validationType,
+    explanation: redactExplanation(violation.explanation),
+  };
+}
+
+/**
+ * Validates a body against one contract. `value` is the body with absent members removed (values
+ * as sent); the error is the first violation in document order. A body that is not a JSON object
+ * counts as one with nothing supplied (`validateBody` names that case itself).
+ */
+export function validateRequest(contract: OperationContract, body: unknown): ValidationResult {
+  const { validator, checks, declarationIndex } = compiled.get(contract) ?? compile(contract);
+  const sent = isJsonObject(body) ? body : {};
+  const { value, hasInheritedNames } = normalize(sent);
+  const normalized = (value ?? {}) as Record<string, unknown>;
+  const fieldViolations = validator.violations(normalized);
+  let violations: Violation[] | undefined;
+  for (const check of checks) {
+    const violation = check(normalized);
+    if (violation) (violations ??= []).push(violation);
+  }
+  if (fieldViolations.length === 0 && !violations && !hasInheritedNames) return { ok: true, value: normalized };
+  const all = [...fieldViolations, ...(violations ?? [])];
+  if (hasInheritedNames) inheritedNameViolations(sent, '', contract.apiOperation, all);
+  return { ok: false, error: toFieldError(firstInDocumentOrder(all, sent, declarationIndex)) };
+}
+
+/**
+ * The whole check of a request body at an API version: a JSON object, a known apiOperation, a
+ * supported version, then the operation's contract. apiOperation is judged before anything else
+ * because it selects the contract.
+ */
+export function validateBody(version: number, body: unknown): ValidationResult<RequestError> {
+  if (!isJsonObject(body)) return { ok: false, error: { explanation: 'The request body must be a JSON object' } };
+  const apiOperation = body.apiOperation;
+  if (!isPresent(apiOperation)) {
+    return {
+      ok: false,
+      error: { field: 'apiOperation', validationType: 'MISSING', explanation: missingField('apiOperation', '') },
+    };
+  }
+  if (!isApiOperation(apiOperation)) {
+    const explanation = redactExplanation(invalidValue(apiOperation, false, `It must be one of: ${API_OPERATIONS.join(', ')}`));
+    return { ok: false, error: { field: 'apiOperation', validationType: 'INVALID', explanation } };
+  }
+  if (!isSupportedVersion(version)) {
+    const explanation = `API version ${String(version)} is not supported. It must be an integer from ${MIN_VERSION} to ${MAX_VERSION}`;
+    return { ok: false, error: { explanation: redactExplanation(explanation) } };
+  }
+  return validateRequest(resolveContract(apiOperation, version) as OperationContract, body);
+}
+
+/** Whether a normalized request carries a source of funds (a linked refund must not, a standalone one must). */
+export function hasSourceOfFunds(value: Readonly<Record<string, unknown>>): boolean {
+  return value.sourceOfFunds !== undefined;
+}

@@ -1,0 +1,25 @@
+/**
+ * Card number handling that the domain relies on. A full card number exists only in memory while a
+ * request is processed; what is recorded is the 6.4 mask (first six, last four, the rest 'x').
+ */
+
+/** True for 9-19 digits passing the Luhn check. */
+export function isLuhnValid(number: string): boolean {
+  if (!/^\d{9,19}$/.test(number)) return false;
+  let sum = 0;
+  for (let i = 0; i < number.length; i++) {
+    let digit = number.charCodeAt(number.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** `5123450000000008` → `512345xxxxxx0008`. */
+export function maskCardNumber(number: string): string {
+  if (number.length <= 10) return 'x'.repeat(number.length);
+  return number.slice(0, 6) + 'x'.repeat(number.length - 10) + number.slice(-4);
+}

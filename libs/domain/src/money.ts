@@ -1,0 +1,26 @@
+/**
+ * Money is an integer count of thousandths of the currency unit ("minor-minor" units), never a
+ * float. The largest response amount (1,000,000,000,000 with 3 decimals) is 1e15 thousandths,
+ * inside Number.MAX_SAFE_INTEGER, so a plain safe integer is exact.
+ */
+export type Thousandths = number;
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d{1,3}))?$/;
+
+/**
+ * Parses a request decimal string ("10", "10.5", "10.505") to thousandths.
+ * Returns undefined for anything else, including more than 3 decimals, which cannot be held exactly.
+ */
+export function parseAmount(text: string): Thousandths | undefined {
+  const match = DECIMAL.exec(text);
+  if (!match) return undefined;
+  const [, sign, whole, fraction = ''] = match;
+  const value = Number(whole) * 1000 + Number(fraction.padEnd(3, '0'));
+  if (!Number.isSafeInteger(value)) return undefined;
+  return sign === '-' ? -value : value;
+}
+
+/** The JSON number a response carries for an amount: exact, at most 3 decimals. */
+export function toDecimal(amount: Thousandths): number {
+  return amount / 1000;
+}

@@ -1,0 +1,13 @@
+import { decide } from './order.decide';
+import { evolve, initialState, type OrderState } from './order.state';
+import type { OrderEvent } from './order.events';
+
+/** The Order aggregate as plain data and functions (decide, evolve, initialState). */
+export const orderDecider = { decide, evolve, initialState };
+
+export function foldOrder(
+  events: readonly OrderEvent[],
+  from: OrderState = initialState(),
+): OrderState {
+  return events.reduce(evolve, from);
+}

@@ -1,0 +1,102 @@
+import type { Thousandths } from '../money';
+
+export const TRANSACTION_TYPES = [
+  'AUTHORIZATION',
+  'CAPTURE',
+  'PAYMENT',
+  'REFUND',
+  'VERIFICATION',
+  'VOID_AUTHORIZATION',
+  'VOID_CAPTURE',
+  'VOID_PAYMENT',
+  'VOID_REFUND',
+] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+export type OrderStatus =
+  | 'AUTHORIZED'
+  | 'PARTIALLY_CAPTURED'
+  | 'CAPTURED'
+  | 'PARTIALLY_REFUNDED'
+  | 'REFUNDED'
+  | 'CANCELLED'
+  | 'FAILED'
+  | 'VERIFIED';
+
+/** The spec's response.gatewayCode values. */
+export type GatewayCode =
+  | 'ABORTED'
+  | 'ACQUIRER_SYSTEM_ERROR'
+  | 'APPROVED'
+  | 'APPROVED_PENDING_SETTLEMENT'
+  | 'AUTHENTICATION_FAILED'
+  | 'BLOCKED'
+  | 'CANCELLED'
+  | 'DECLINED'
+  | 'DECLINED_AVS'
+  | 'DECLINED_AVS_CSC'
+  | 'DECLINED_CSC'
+  | 'DECLINED_DO_NOT_CONTACT'
+  | 'DEFERRED_TRANSACTION_RECEIVED'
+  | 'DUPLICATE_BATCH'
+  | 'EXCEEDED_RETRY_LIMIT'
+  | 'EXPIRED_CARD'
+  | 'INSUFFICIENT_FUNDS'
+  | 'INVALID_CSC'
+  | 'LOCK_FAILURE'
+  | 'NOT_ENROLLED_3D_SECURE'
+  | 'NOT_SUPPORTED'
+  | 'PARTIALLY_APPROVED'
+  | 'PENDING'
+  | 'REFERRED'
+  | 'SYSTEM_ERROR'
+  | 'TIMED_OUT'
+  | 'UNKNOWN'
+  | 'UNSPECIFIED_FAILURE';
+
+export type Result = 'SUCCESS' | 'FAILURE' | 'PENDING' | 'UNKNOWN';
+
+/** Behaviour notes, "result and response.gatewayCode". */
+export function resultOf(code: GatewayCode): Result {
+  switch (code) {
+    case 'APPROVED':
+    case 'APPROVED_PENDING_SETTLEMENT':
+    case 'PARTIALLY_APPROVED':
+      return 'SUCCESS';
+    case 'PENDING':
+      return 'PENDING';
+    case 'UNKNOWN':
+      return 'UNKNOWN';
+    default:
+      return 'FAILURE';
+  }
+}
+
+/** Money moves only on these codes; every other answer leaves the order's totals untouched. */
+export function isApproved(code: GatewayCode): boolean {
+  return resultOf(code) === 'SUCCESS';
+}
+
+/** A card as the gateway records it: never the full number, never the security code. */
+export interface RecordedCard {
+  readonly number: string; // 6.4 mask
+  readonly expiry: { readonly month: string; readonly year: string };
+  readonly brand?: string;
+  readonly scheme?: string;
+  readonly fundingMethod?: string;
+}
+
+export interface RecordedSourceOfFunds {
+  readonly type: string;
+  readonly card?: RecordedCard;
+}
+
+/**
+ * What the processor (acquirer) answered. The decider reads only gatewayCode and approvedAmount;
+ * `details` (acquirer codes, AVS, CSC, authorization code, …) is kept verbatim for responses and audit.
+ */
+export interface ProcessorOutcome {
+  readonly gatewayCode: GatewayCode;
+  readonly approvedAmount: Thousandths;
+  readonly details: Readonly<Record<string, unknown>>;
+}

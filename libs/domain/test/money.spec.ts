@@ -1,0 +1,43 @@
+import { isLuhnValid, maskCardNumber, parseAmount, toDecimal } from '@gateway/domain';
+
+describe('money in thousandths', () => {
+  it.each([
+    ['10', 10_000],
+    ['10.5', 10_500],
+    ['10.505', 10_505],
+    ['0.001', 1],
+    ['-1.25', -1_250],
+    ['999999999999.999', 999_999_999_999_999],
+  ])('parses %s', (text, thousandths) => expect(parseAmount(text)).toBe(thousandths));
+
+  it.each(['', '.5', '1.', '1.2345', '1e3', '0x10', ' 1', '1,00', '--1'])('refuses %p', (text) =>
+    expect(parseAmount(text)).toBeUndefined(),
+  );
+
+  it('renders exact decimals, with no float drift', () => {
+    expect(
+      JSON.stringify({
+        a: toDecimal(10_505),
+        b: toDecimal(100),
+        c: toDecimal(1),
+        d: toDecimal(999_999_999_999_999),
+      }),
+    ).toBe('{"a":10.505,"b":0.1,"c":0.001,"d":999999999999.999}');
+    // 0.1 + 0.2 style drift would show here: 0.3 in thousandths is exact.
+    expect(toDecimal(parseAmount('0.1')! + parseAmount('0.2')!)).toBe(0.3);
+  });
+});
+
+describe('cards', () => {
+  it.each(['5123450000000008', '2223000000000007', '4508750015741019', '371881634498004'])(
+    '%s is Luhn-valid',
+    (n) => expect(isLuhnValid(n)).toBe(true),
+  );
+  it.each(['5123450000000009', '12345678', 'abcdabcdabcd'])('%s is not', (n) =>
+    expect(isLuhnValid(n)).toBe(false),
+  );
+  it('masks 6.4', () => {
+    expect(maskCardNumber('5123450000000008')).toBe('512345xxxxxx0008');
+    expect(maskCardNumber('371881634498004')).toBe('371881xxxxx8004');
+  });
+});

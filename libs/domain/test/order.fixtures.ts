@@ -1,0 +1,160 @@
+import type {
+  Authorize,
+  Capture,
+  GatewayCode,
+  OrderCommand,
+  OrderEvent,
+  Pay,
+  ProcessorOutcome,
+  Refund,
+  TransactionRecord,
+  Verify,
+  Void,
+} from '@gateway/domain';
+
+/** Builders for commands and the events they should produce; every value is explicit data. */
+export const T0 = '2026-11-22T10:00:00.000Z';
+export const at = (minute: number) => `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z`;
+
+const card = {
+  type: 'CARD',
+  card: { number: '512345xxxxxx0008', expiry: { month: '1', year: '39' } },
+};
+const ids = { merchantId: 'TESTM', orderId: 'o-1', apiVersion: 100, echo: {} };
+
+export const approved = (amount: number, code: GatewayCode = 'APPROVED'): ProcessorOutcome => ({
+  gatewayCode: code,
+  approvedAmount: amount,
+  details: { acquirerCode: '00' },
+});
+export const declined = (): ProcessorOutcome => ({
+  gatewayCode: 'DECLINED',
+  approvedAmount: 0,
+  details: { acquirerCode: '05' },
+});
+
+type Cmd<C> = Omit<C, 'merchantId' | 'orderId' | 'apiVersion' | 'echo' | 'type' | 'outcome'> & {
+  outcome?: ProcessorOutcome;
+};
+
+export const authorize = (
+  c: Partial<Cmd<Authorize>> & { transactionId: string; amount: number },
+): OrderCommand => ({
+  ...ids,
+  type: 'Authorize',
+  currency: 'USD',
+  sourceOfFunds: card,
+  now: T0,
+  requestHash: `h-${c.transactionId}`,
+  outcome: approved(c.amount),
+  ...c,
+});
+export const pay = (
+  c: Partial<Cmd<Pay>> & { transactionId: string; amount: number },
+): OrderCommand => ({
+  ...ids,
+  type: 'Pay',
+  currency: 'USD',
+  sourceOfFunds: card,
+  now: T0,
+  requestHash: `h-${c.transactionId}`,
+  outcome: approved(c.amount),
+  ...c,
+});
+export const verify = (c: Partial<Cmd<Verify>> & { transactionId: string }): OrderCommand => ({
+  ...ids,
+  type: 'Verify',
+  amount: 0,
+  currency: 'USD',
+  sourceOfFunds: card,
+  now: T0,
+  requestHash: `h-${c.transactionId}`,
+  outcome: approved(0),
+  ...c,
+});
+export const capture = (
+  c: Partial<Cmd<Capture>> & { transactionId: string; amount: number },
+): OrderCommand => ({
+  ...ids,
+  type: 'Capture',
+  currency: 'USD',
+  now: T0,
+  requestHash: `h-${c.transactionId}`,
+  outcome: approved(c.amount),
+  ...c,
+});
+export const refund = (
+  c: Partial<Cmd<Refund>> & { transactionId: string; amount: number },
+): OrderCommand => ({
+  ...ids,
+  type: 'Refund',
+  currency: 'USD',
+  now: T0,
+  requestHash: `h-${c.transactionId}`,
+  outcome: approved(c.amount),
+  ...c,
+});
+export const voidTx = (
+  c: Partial<Cmd<Void>> & { transactionId: string; targetTransactionId: string },
+): OrderCommand => ({
+  ...ids,
+  type: 'Void',
+  now: T0,
+  requestHash: `h-${c.transactionId}`,
+  outcome: approved(0),
+  ...c,
+});
+
+export const created = (now = T0): OrderEvent => ({
+  type: 'OrderCreated',
+  data: { merchantId: 'TESTM', orderId: 'o-1', currency: 'USD', creationTime: now },
+});
+
+/** The record a command produces, for `then([...])`. */
+export function recorded(
+  type: TransactionRecord['type'],
+  transactionId: string,
+  amount: number,
+  extra: Partial<TransactionRecord> = {},
+): TransactionRecord {
+  return {
+    id: transactionId,
+    type,
+    amount,
+    currency: 'USD',
+    gatewayCode: 'APPROVED',
+    processor: { acquirerCode: '00' },
+    echo: {},
+    timeOfRecord: T0,
+    apiVersion: 100,
+    requestHash: `h-${transactionId}`,
+    ...extra,
+  };
+}
+
+export const authorized = (id: string, amount: number): OrderEvent => ({
+  type: 'AuthorizationProcessed',
+  data: recorded('AUTHORIZATION', id, amount, { sourceOfFunds: card }),
+});
+export const paid = (id: string, amount: number): OrderEvent => ({
+  type: 'PaymentProcessed',
+  data: recorded('PAYMENT', id, amount, { sourceOfFunds: card }),
+});
+export const captured = (id: string, amount: number): OrderEvent => ({
+  type: 'CaptureProcessed',
+  data: recorded('CAPTURE', id, amount),
+});
+export const refunded = (id: string, amount: number, target: string): OrderEvent => ({
+  type: 'RefundProcessed',
+  data: recorded('REFUND', id, amount, { targetTransactionId: target }),
+});
+export const voided = (
+  id: string,
+  type: TransactionRecord['type'],
+  amount: number,
+  target: string,
+): OrderEvent => ({
+  type: 'VoidProcessed',
+  data: recorded(type, id, amount, { targetTransactionId: target }),
+});
+export { card };

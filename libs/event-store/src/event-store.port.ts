@@ -1,0 +1,112 @@
+/**
+ * The event store port. The domain and the application depend on this interface only;
+ * adapters (embedded SQLite, KurrentDB) implement it, and one contract suite
+ * (libs/event-store/test/event-store.contract.ts) runs against every adapter.
+ */
+
+/** Position of an event in the store-wide commit order. Bigint because KurrentDB commit positions exceed 2^53. */
+export type GlobalPosition = bigint;
+
+/**
+ * What the writer believes about the stream before appending:
+ * - 'no_stream': the stream must not exist yet;
+ * - 'any': no check;
+ * - a number: the revision (0-based index) of the stream's last event.
+ */
+export type ExpectedRevision = 'no_stream' | 'any' | number;
+
+export interface EventMetadata {
+  readonly [key: string]: unknown;
+}
+
+export interface NewEvent {
+  /** Chosen by the caller (a UUID), so that a retried append can be recognised. */
+  readonly eventId: string;
+  readonly type: string;
+  readonly data: unknown;
+  readonly metadata: EventMetadata;
+}
+
+export interface StoredEvent extends NewEvent {
+  readonly streamId: string;
+  /** 0-based index of the event within its stream. */
+  readonly revision: number;
+  readonly position: GlobalPosition;
+  /** ISO 8601 time at which the store committed the event. */
+  readonly recordedAt: string;
+}
+
+export interface AppendResult {
+  /** Revision of the last event appended: pass it as the next expected revision. */
+  readonly nextExpectedRevision: number;
+  /** Global position of the last event appended. */
+  readonly position: GlobalPosition;
+}
+
+/** The typed conflict: the stream was not at the expected revision. Nothing was appended. */
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    /** Revision of the stream's last event, or 'no_stream'. */
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`Stream '${streamId}' expected at ${String(expected)} but is at ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+/**
+ * An event id is already stored (or repeated within one append). Nothing was appended.
+ * The revision check runs first: a retried append with a numeric expected revision that
+ * already committed reports WrongExpectedRevisionError; this error covers 'any' retries.
+ */
+export class DuplicateEventIdError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly eventId: string,
+  ) {
+    super(`Event id '${eventId}' already exists (append to stream '${streamId}')`);
+    this.name = 'DuplicateEventIdError';
+  }
+}
+
+export interface ReadAllOptions {
+  /** Exclusive lower bound; omit to read from the first event. */
+  readonly after?: GlobalPosition;
+  /** At most this many events (default: adapter-defined batch size). */
+  readonly maxCount?: number;
+  /** Only events whose stream id starts with this prefix. */
+  readonly streamPrefix?: string;
+}
+
+export interface SubscribeOptions {
+  /** Exclusive: deliver events after this position; omit to start from the first event. */
+  readonly after?: GlobalPosition;
+  readonly streamPrefix?: string;
+}
+
+/**
+ * A subscription catches up from its start position, then goes live. Iterate it with
+ * `for await`; the iterator pulls, so a slow consumer applies back-pressure.
+ */
+export interface Subscription extends AsyncIterable<StoredEvent> {
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  /** Appends all events atomically, or none. Resolves once the events are durable. */
+  appendToStream(
+    streamId: string,
+    events: readonly NewEvent[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult>;
+  /** Every event of one stream in revision order; empty when the stream does not exist. */
+  readStream(streamId: string): Promise<StoredEvent[]>;
+  /** Events after a global position, in commit order. */
+  readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
+  subscribe(options?: SubscribeOptions): Subscription;
+  /** The position of the last committed event, or undefined when the store is empty. */
+  headPosition(): Promise<GlobalPosition | undefined>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,18 @@
+export * from './event-store.port';
+export { InMemoryEventStore } from './memory/in-memory-event-store';
+export { SqliteEventStore } from './sqlite/sqlite-event-store';
+export type { SqliteEventStoreOptions } from './sqlite/sqlite-event-store';
+export type { WriterStats as SqliteWriterStats } from './sqlite/group-commit-writer';
+export { SCHEMA_VERSION } from './sqlite/schema';
+
+import type { EventStore } from './event-store.port';
+import { InMemoryEventStore } from './memory/in-memory-event-store';
+import { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite/sqlite-event-store';
+
+export type EventStoreConfig =
+  { readonly kind: 'memory' } | ({ readonly kind: 'sqlite' } & SqliteEventStoreOptions);
+
+/** Opens the adapter named by configuration. */
+export async function createEventStore(config: EventStoreConfig): Promise<EventStore> {
+  return config.kind === 'memory' ? new InMemoryEventStore() : SqliteEventStore.open(config);
+}

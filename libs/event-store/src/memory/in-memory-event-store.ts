@@ -1,0 +1,145 @@
+import { CatchUpSubscription } from '../catch-up-subscription';
+import {
+  AppendResult,
+  DuplicateEventIdError,
+  EventStore,
+  ExpectedRevision,
+  GlobalPosition,
+  NewEvent,
+  ReadAllOptions,
+  StoredEvent,
+  SubscribeOptions,
+  Subscription,
+  WrongExpectedRevisionError,
+} from '../event-store.port';
+import { revisionMatches, serializeAppend, SerializedEvent } from '../new-events';
+
+interface Row extends SerializedEvent {
+  readonly streamId: string;
+  readonly revision: number;
+  readonly position: GlobalPosition;
+  readonly recordedAt: string;
+}
+
+const DEFAULT_READ_ALL_COUNT = 1000;
+
+/**
+ * Same semantics as the SQLite adapter, for fast tests. Events are kept as JSON text and
+ * parsed on every read, so callers can neither mutate stored events nor see non-JSON values
+ * survive (a Date comes back as a string, exactly as from SQLite).
+ */
+export class InMemoryEventStore implements EventStore {
+  private readonly rows: Row[] = [];
+  private readonly streams = new Map<string, number[]>(); // stream id → indexes into rows
+  private readonly eventIds = new Set<string>();
+  private readonly listeners = new Set<() => void>();
+  private readonly subscriptions = new Set<CatchUpSubscription>();
+  private closed = false;
+
+  async appendToStream(
+    streamId: string,
+    events: readonly NewEvent[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
+    this.assertOpen();
+    const serialized = serializeAppend(streamId, events, expectedRevision);
+    const indexes = this.streams.get(streamId) ?? [];
+    const actual = indexes.length - 1;
+    if (!revisionMatches(expectedRevision, actual)) {
+      throw new WrongExpectedRevisionError(
+        streamId,
+        expectedRevision,
+        actual === -1 ? 'no_stream' : actual,
+      );
+    }
+    const ids = new Set<string>();
+    for (const { eventId } of serialized) {
+      if (ids.has(eventId) || this.eventIds.has(eventId))
+        throw new DuplicateEventIdError(streamId, eventId);
+      ids.add(eventId);
+    }
+    const recordedAt = new Date().toISOString();
+    for (const event of serialized) {
+      indexes.push(this.rows.length);
+      this.eventIds.add(event.eventId);
+      this.rows.push({
+        ...event,
+        streamId,
+        revision: indexes.length - 1,
+        position: BigInt(this.rows.length + 1),
+        recordedAt,
+      });
+    }
+    this.streams.set(streamId, indexes);
+    for (const listener of this.listeners) listener();
+    const last = this.rows[this.rows.length - 1];
+    return { nextExpectedRevision: last.revision, position: last.position };
+  }
+
+  async readStream(streamId: string): Promise<StoredEvent[]> {
+    this.assertOpen();
+    return (this.streams.get(streamId) ?? []).map((index) => toStored(this.rows[index]));
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
+    this.assertOpen();
+    const { after, maxCount = DEFAULT_READ_ALL_COUNT, streamPrefix } = options;
+    const result: StoredEvent[] = [];
+    // Position p lives at index p - 1.
+    for (
+      let i = after === undefined ? 0 : Number(after);
+      i < this.rows.length && result.length < maxCount;
+      i++
+    ) {
+      if (streamPrefix === undefined || this.rows[i].streamId.startsWith(streamPrefix))
+        result.push(toStored(this.rows[i]));
+    }
+    return result;
+  }
+
+  subscribe(options: SubscribeOptions = {}): Subscription {
+    this.assertOpen();
+    const subscription = new CatchUpSubscription(this.source, options, { batchSize: 500 }, (s) =>
+      this.subscriptions.delete(s),
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async headPosition(): Promise<GlobalPosition | undefined> {
+    this.assertOpen();
+    return this.rows.length === 0 ? undefined : BigInt(this.rows.length);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+  }
+
+  private readonly source = {
+    readAll: (options: ReadAllOptions) => this.readAll(options),
+    headPosition: () => this.headPosition(),
+    onCommit: (listener: () => void) => {
+      this.listeners.add(listener);
+      return () => void this.listeners.delete(listener);
+    },
+  };
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('Event store is closed');
+  }
+}
+
+function toStored(row: Row): StoredEvent {
+  return {
+    streamId: row.streamId,
+    revision: row.revision,
+    position: row.position,
+    eventId: row.eventId,
+    type: row.type,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+    recordedAt: row.recordedAt,
+  };
+}

@@ -1,0 +1,283 @@
+import { Worker } from 'node:worker_threads';
+import {
+  type AppendResult,
+  DuplicateEventIdError,
+  WrongExpectedRevisionError,
+} from '../event-store.port';
+import type {
+  AppendOutcome,
+  AppendRequest,
+  FromWriter,
+  ToWriter,
+  WriterConfig,
+} from './writer-protocol';
+import { WRITER_WORKER_SOURCE } from './writer-worker-source';
+
+export interface WriterTuning {
+  /** Cap on appends per transaction, bounding one commit's latency and message size. */
+  readonly maxBatchAppends: number;
+  /** A batch not acknowledged by then fails the writer (appends reject, outcome unknown). */
+  readonly commitTimeoutMs: number;
+}
+
+export interface WriterStats {
+  readonly state: 'open' | 'closing' | 'closed' | 'failed';
+  readonly batches: number;
+  readonly appendsCommitted: number;
+  readonly eventsCommitted: number;
+  /** Appends rejected by the revision or duplicate-id checks, or rolled back alone. */
+  readonly appendsRejected: number;
+  readonly lastBatchAppends: number;
+  readonly avgBatchAppends: number;
+  readonly maxBatchAppends: number;
+  /** Transaction time in the worker, fsync included. */
+  readonly lastCommitMs: number;
+  readonly avgCommitMs: number;
+  readonly maxCommitMs: number;
+  /** Appends waiting for the next batch. */
+  readonly queued: number;
+}
+
+interface Pending {
+  readonly request: AppendRequest;
+  readonly resolve: (result: AppendResult) => void;
+  readonly reject: (error: Error) => void;
+}
+
+interface InFlight {
+  readonly id: number;
+  readonly appends: Pending[];
+  readonly timer: NodeJS.Timeout;
+}
+
+/**
+ * Main-thread half of group commit. Appends queue here; whenever the worker is idle, every
+ * queued append (up to the cap) goes to it as one transaction, so while it fsyncs batch N,
+ * batch N+1 accumulates. The worker owning the write connection keeps fsync off the event loop.
+ */
+export class GroupCommitWriter {
+  private state: WriterStats['state'] = 'open';
+  private failure: Error | undefined;
+  private queue: Pending[] = [];
+  private inFlight: InFlight | undefined;
+  private scheduled = false;
+  private nextBatchId = 1;
+  private drainWaiters: (() => void)[] = [];
+  private readonly exited: Promise<void>;
+  private counters = {
+    batches: 0,
+    appends: 0,
+    events: 0,
+    rejected: 0,
+    batchAppendsSum: 0,
+    maxBatch: 0,
+    lastBatch: 0,
+  };
+  private commitMs = { last: 0, sum: 0, max: 0 };
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly tuning: WriterTuning,
+    private readonly onCommit: () => void,
+    readonly pragmas: { readonly journalMode: string; readonly synchronous: number },
+  ) {
+    worker.on('message', (message: FromWriter) => this.onMessage(message));
+    worker.on('error', (error: Error) => this.fail(`crashed (${error.name})`));
+    this.exited = new Promise((resolve) =>
+      worker.once('exit', (code) => {
+        if (this.state !== 'closed') this.fail(`exited with code ${code}`);
+        resolve();
+      }),
+    );
+    worker.unref(); // only in-flight work keeps the process alive (see dispatch)
+  }
+
+  static start(
+    config: WriterConfig,
+    tuning: WriterTuning,
+    onCommit: () => void,
+  ): Promise<GroupCommitWriter> {
+    const worker = new Worker(WRITER_WORKER_SOURCE, { eval: true, workerData: config });
+    return new Promise((resolve, reject) => {
+      const onError = (error: Error): void =>
+        reject(new Error(`Event store writer failed to start: ${error.message}`));
+      const onExit = (code: number): void =>
+        reject(new Error(`Event store writer exited during start (code ${code})`));
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+      worker.once('message', (message: FromWriter) => {
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        if (message.type !== 'ready') {
+          void worker.terminate();
+          reject(new Error(`Event store writer sent '${message.type}' before 'ready'`));
+          return;
+        }
+        const pragmas = { journalMode: message.journalMode, synchronous: message.synchronous };
+        resolve(new GroupCommitWriter(worker, tuning, onCommit, pragmas));
+      });
+    });
+  }
+
+  append(request: AppendRequest): Promise<AppendResult> {
+    if (this.state !== 'open')
+      return Promise.reject(this.failure ?? new Error('Event store is closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ request, resolve, reject });
+      // Deferring to a microtask lets appends issued in the same tick share the first batch.
+      if (!this.scheduled && !this.inFlight) {
+        this.scheduled = true;
+        queueMicrotask(() => {
+          this.scheduled = false;
+          this.dispatch();
+        });
+      }
+    });
+  }
+
+  stats(): WriterStats {
+    const { batches, appends, events, rejected, batchAppendsSum, maxBatch, lastBatch } =
+      this.counters;
+    return {
+      state: this.state,
+      batches,
+      appendsCommitted: appends,
+      eventsCommitted: events,
+      appendsRejected: rejected,
+      lastBatchAppends: lastBatch,
+      avgBatchAppends: batches === 0 ? 0 : batchAppendsSum / batches,
+      maxBatchAppends: maxBatch,
+      lastCommitMs: this.commitMs.last,
+      avgCommitMs: batches === 0 ? 0 : this.commitMs.sum / batches,
+      maxCommitMs: this.commitMs.max,
+      queued: this.queue.length,
+    };
+  }
+
+  /** Commits everything already queued, then stops the worker. */
+  async close(): Promise<void> {
+    if (this.state === 'open') this.state = 'closing';
+    if (this.queue.length > 0 || this.inFlight)
+      await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+    if (this.state === 'closing') {
+      this.state = 'closed';
+      this.post({ type: 'close' });
+      this.worker.ref();
+    }
+    await this.exited;
+  }
+
+  /** Test hook: simulates the worker dying (e.g. out of memory). */
+  async killForTests(): Promise<void> {
+    await this.worker.terminate();
+  }
+
+  private dispatch(): void {
+    if (
+      this.inFlight ||
+      this.queue.length === 0 ||
+      this.state === 'failed' ||
+      this.state === 'closed'
+    )
+      return;
+    const appends =
+      this.queue.length <= this.tuning.maxBatchAppends
+        ? this.queue
+        : this.queue.slice(0, this.tuning.maxBatchAppends);
+    this.queue = appends === this.queue ? [] : this.queue.slice(appends.length);
+    const id = this.nextBatchId++;
+    const timer = setTimeout(() => {
+      this.fail(`did not commit within ${this.tuning.commitTimeoutMs} ms`);
+      void this.worker.terminate();
+    }, this.tuning.commitTimeoutMs);
+    timer.unref();
+    this.inFlight = { id, appends, timer };
+    this.worker.ref();
+    this.post({ type: 'batch', id, appends: appends.map((p) => p.request) });
+  }
+
+  private onMessage(message: FromWriter): void {
+    const batch = this.inFlight;
+    if (message.type === 'ready' || !batch || message.id !== batch.id) return;
+    clearTimeout(batch.timer);
+    this.inFlight = undefined;
+    if (message.type === 'failed') {
+      const error = new Error(`Event store commit failed (${message.code}): ${message.message}`);
+      for (const pending of batch.appends) pending.reject(error);
+      this.counters.rejected += batch.appends.length;
+    } else {
+      this.settle(batch.appends, message.outcomes, message.commitMs);
+    }
+    if (this.queue.length > 0) this.dispatch();
+    else this.idle();
+    if (message.type === 'committed') this.onCommit();
+  }
+
+  private settle(appends: Pending[], outcomes: AppendOutcome[], commitMs: number): void {
+    const c = this.counters;
+    c.batches += 1;
+    c.lastBatch = appends.length;
+    c.batchAppendsSum += appends.length;
+    c.maxBatch = Math.max(c.maxBatch, appends.length);
+    this.commitMs.last = commitMs;
+    this.commitMs.sum += commitMs;
+    this.commitMs.max = Math.max(this.commitMs.max, commitMs);
+    appends.forEach((pending, i) => {
+      const outcome = outcomes[i];
+      const { streamId, expected, events } = pending.request;
+      if (outcome.status === 'ok') {
+        c.appends += 1;
+        c.events += events.length;
+        pending.resolve({ nextExpectedRevision: outcome.revision, position: outcome.position });
+        return;
+      }
+      c.rejected += 1;
+      if (outcome.status === 'conflict') {
+        pending.reject(
+          new WrongExpectedRevisionError(
+            streamId,
+            expected,
+            outcome.actual === -1 ? 'no_stream' : outcome.actual,
+          ),
+        );
+      } else if (outcome.status === 'duplicate') {
+        pending.reject(new DuplicateEventIdError(streamId, outcome.eventId));
+      } else {
+        pending.reject(
+          new Error(
+            `Event store append to '${streamId}' failed (${outcome.code}); nothing was appended`,
+          ),
+        );
+      }
+    });
+  }
+
+  /** Nothing in flight and nothing queued. */
+  private idle(): void {
+    if (this.state !== 'failed') this.worker.unref();
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /** The worker is gone or stuck: reject everything and refuse further appends. */
+  private fail(reason: string): void {
+    if (this.state === 'failed') return;
+    this.state = 'failed';
+    this.failure = new Error(`Event store writer ${reason}; nothing more can be appended`);
+    // The in-flight batch may or may not have committed: its callers must re-read before retrying.
+    const unknown = new Error(
+      `Event store writer ${reason}; the outcome of this append is unknown`,
+    );
+    if (this.inFlight) clearTimeout(this.inFlight.timer);
+    for (const p of this.inFlight?.appends ?? []) p.reject(unknown);
+    for (const p of this.queue) p.reject(this.failure);
+    this.inFlight = undefined;
+    this.queue = [];
+    this.idle();
+  }
+
+  private post(message: ToWriter): void {
+    this.worker.postMessage(message);
+  }
+}

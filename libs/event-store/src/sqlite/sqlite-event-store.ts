@@ -1,0 +1,216 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { CatchUpSubscription } from '../catch-up-subscription';
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  GlobalPosition,
+  NewEvent,
+  ReadAllOptions,
+  StoredEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../event-store.port';
+import { serializeAppend } from '../new-events';
+import { GroupCommitWriter, type WriterStats } from './group-commit-writer';
+import { migrate } from './schema';
+
+export interface SqliteEventStoreOptions {
+  /** Database file; its directory is created if missing. */
+  readonly filename: string;
+  /** How long a connection waits for another process's lock (default 5000). */
+  readonly busyTimeoutMs?: number;
+  /** Cap on appends per group commit (default 1000). */
+  readonly maxBatchAppends?: number;
+  /** A commit not acknowledged by then fails the writer (default 30000). */
+  readonly commitTimeoutMs?: number;
+  /** Subscriptions re-read this often to see other processes' writes (default 200). */
+  readonly pollIntervalMs?: number;
+  /** Events per subscription read (default 500). */
+  readonly subscriptionBatchSize?: number;
+}
+
+interface Row {
+  position: bigint;
+  stream_id: string;
+  revision: bigint;
+  event_id: string;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+}
+
+const COLUMNS = 'position, stream_id, revision, event_id, type, data, metadata, recorded_at';
+const DEFAULT_READ_ALL_COUNT = 1000;
+
+/**
+ * Embedded adapter. Writes go through a worker thread that owns the only write connection
+ * and group-commits (see GroupCommitWriter); reads run synchronously on the calling thread
+ * through a second, read-only connection, which WAL lets proceed during commits. Every read
+ * statement takes a fresh snapshot, so a read after an acknowledged append sees it.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly listeners = new Set<() => void>();
+  private readonly subscriptions = new Set<CatchUpSubscription>();
+  private closing: Promise<void> | undefined;
+  private readonly statements: ReturnType<typeof prepareReads>;
+
+  private constructor(
+    private readonly reader: Database.Database,
+    private readonly writer: GroupCommitWriter,
+    private readonly options: SqliteEventStoreOptions,
+    notifier: { notify: () => void },
+  ) {
+    this.statements = prepareReads(reader);
+    notifier.notify = () => {
+      for (const listener of this.listeners) listener();
+    };
+  }
+
+  static async open(options: SqliteEventStoreOptions): Promise<SqliteEventStore> {
+    if (options.filename === ':memory:' || options.filename === '') {
+      throw new Error('SqliteEventStore needs a file: the writer thread and the reader share it');
+    }
+    const filename = resolve(options.filename);
+    mkdirSync(dirname(filename), { recursive: true });
+    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    const reader = new Database(filename);
+    try {
+      reader.pragma(`busy_timeout = ${busyTimeoutMs}`);
+      reader.pragma('journal_mode = WAL'); // persistent in the file; set before the writer starts
+      migrate(reader);
+      reader.pragma('query_only = ON');
+      const notifier = { notify: (): void => undefined };
+      const writer = await GroupCommitWriter.start(
+        { filename, sqliteModule: require.resolve('better-sqlite3'), busyTimeoutMs },
+        {
+          maxBatchAppends: options.maxBatchAppends ?? 1000,
+          commitTimeoutMs: options.commitTimeoutMs ?? 30_000,
+        },
+        () => notifier.notify(),
+      );
+      return new SqliteEventStore(reader, writer, { ...options, filename }, notifier);
+    } catch (error) {
+      reader.close();
+      throw error;
+    }
+  }
+
+  appendToStream(
+    streamId: string,
+    events: readonly NewEvent[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
+    try {
+      const serialized = serializeAppend(streamId, events, expectedRevision);
+      return this.writer.append({ streamId, expected: expectedRevision, events: serialized });
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  async readStream(streamId: string): Promise<StoredEvent[]> {
+    this.assertOpen();
+    return (this.statements.stream.all(streamId) as Row[]).map(toStored);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
+    this.assertOpen();
+    const params = {
+      after: options.after ?? 0n,
+      limit: options.maxCount ?? DEFAULT_READ_ALL_COUNT,
+    };
+    const rows =
+      options.streamPrefix === undefined
+        ? this.statements.all.all(params)
+        : this.statements.allWithPrefix.all({ ...params, prefix: options.streamPrefix });
+    return (rows as Row[]).map(toStored);
+  }
+
+  subscribe(options: SubscribeOptions = {}): Subscription {
+    this.assertOpen();
+    const source = {
+      readAll: (o: ReadAllOptions) => this.readAll(o),
+      headPosition: () => this.headPosition(),
+      onCommit: (listener: () => void) => {
+        this.listeners.add(listener);
+        return () => void this.listeners.delete(listener);
+      },
+    };
+    const tuning = {
+      batchSize: this.options.subscriptionBatchSize ?? 500,
+      pollIntervalMs: this.options.pollIntervalMs ?? 200,
+    };
+    const subscription = new CatchUpSubscription(source, options, tuning, (s) =>
+      this.subscriptions.delete(s),
+    );
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async headPosition(): Promise<GlobalPosition | undefined> {
+    this.assertOpen();
+    return (this.statements.head.get() as bigint | null) ?? undefined;
+  }
+
+  /** Group-commit counters, for metrics. */
+  stats(): WriterStats {
+    return this.writer.stats();
+  }
+
+  /** Pragmas as the writer connection reports them (synchronous: 2 = FULL). */
+  get writerPragmas(): { readonly journalMode: string; readonly synchronous: number } {
+    return this.writer.pragmas;
+  }
+
+  /** Ends subscriptions, commits already-queued appends, stops the writer, closes the reader. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await Promise.all([...this.subscriptions].map((s) => s.close()));
+      await this.writer.close();
+      this.reader.close();
+    })();
+    return this.closing;
+  }
+
+  /** Test hook: kills the writer thread as a crash would. */
+  killWriterForTests(): Promise<void> {
+    return this.writer.killForTests();
+  }
+
+  private assertOpen(): void {
+    if (this.closing) throw new Error('Event store is closed');
+  }
+}
+
+function prepareReads(db: Database.Database) {
+  const prepare = (sql: string) => db.prepare(sql).safeIntegers(true);
+  return {
+    stream: prepare(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? ORDER BY revision`),
+    all: prepare(
+      `SELECT ${COLUMNS} FROM events WHERE position > @after ORDER BY position LIMIT @limit`,
+    ),
+    // substr rather than LIKE: stream ids may contain '_' or '%', and LIKE ignores ASCII case.
+    allWithPrefix: prepare(
+      `SELECT ${COLUMNS} FROM events WHERE position > @after AND substr(stream_id, 1, length(@prefix)) = @prefix
+       ORDER BY position LIMIT @limit`,
+    ),
+    head: prepare('SELECT max(position) FROM events').pluck(),
+  };
+}
+
+function toStored(row: Row): StoredEvent {
+  return {
+    streamId: row.stream_id,
+    revision: Number(row.revision),
+    position: row.position,
+    eventId: row.event_id,
+    type: row.type,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+    recordedAt: row.recorded_at,
+  };
+}

@@ -1,0 +1,196 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { SCHEMA_VERSION, SqliteEventStore, WrongExpectedRevisionError } from '../src';
+import { describeEventStoreContract, newEvent, take } from './event-store.contract';
+import { tempDir } from './support/temp-db';
+
+describeEventStoreContract(
+  'sqlite',
+  async () => {
+    const { dir, remove } = tempDir();
+    const store = await SqliteEventStore.open({ filename: join(dir, 'nested', 'events.db') });
+    return { store, cleanup: async () => remove() };
+  },
+  { commitCount: (store) => (store as SqliteEventStore).stats().batches },
+);
+
+describe('SqliteEventStore', () => {
+  let dir: string;
+  let remove: () => void;
+  let filename: string;
+  const open = (options: { busyTimeoutMs?: number; pollIntervalMs?: number } = {}) =>
+    SqliteEventStore.open({ filename, ...options });
+
+  beforeEach(() => {
+    ({ dir, remove } = tempDir());
+    filename = join(dir, 'events.db');
+  });
+  afterEach(() => remove());
+
+  it('keeps events across close and reopen, and never reuses positions', async () => {
+    const first = await open();
+    const a = await first.appendToStream(
+      'order:M1:1',
+      [newEvent({ n: 1 }), newEvent({ n: 2 })],
+      'no_stream',
+    );
+    await first.close();
+
+    const second = await open();
+    expect((await second.readStream('order:M1:1')).map((e) => e.data)).toEqual([
+      { n: 1 },
+      { n: 2 },
+    ]);
+    expect(await second.headPosition()).toBe(a.position);
+    const b = await second.appendToStream('order:M1:1', [newEvent()], a.nextExpectedRevision);
+    expect(b).toEqual({ nextExpectedRevision: 2, position: a.position + 1n });
+    await second.close();
+  });
+
+  it('uses WAL, synchronous=FULL on the writer, and records the schema version', async () => {
+    const store = await open();
+    expect(store.writerPragmas).toEqual({ journalMode: 'wal', synchronous: 2 }); // 2 = FULL
+    const raw = new Database(filename, { readonly: true });
+    try {
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    } finally {
+      raw.close();
+      await store.close();
+    }
+  });
+
+  it('refuses a database written by a newer schema', async () => {
+    const raw = new Database(filename);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    await expect(open()).rejects.toThrow(/newer/);
+  });
+
+  it('makes stored events immutable', async () => {
+    const store = await open();
+    await store.appendToStream('s', [newEvent()], 'no_stream');
+    await store.close();
+    const raw = new Database(filename);
+    try {
+      expect(() => raw.prepare("UPDATE events SET type = 'X'").run()).toThrow(/immutable/);
+      expect(() => raw.prepare('DELETE FROM events').run()).toThrow(/immutable/);
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('group-commits appends that arrive together, each checked on its own', async () => {
+    const store = await open();
+    await store.appendToStream('taken', [newEvent()], 'no_stream');
+    const before = store.stats();
+    const outcomes = await Promise.allSettled([
+      store.appendToStream('a', [newEvent()], 'no_stream'),
+      store.appendToStream('taken', [newEvent()], 'no_stream'), // conflict
+      store.appendToStream('b', [newEvent(), newEvent()], 'no_stream'),
+      store.appendToStream('a', [newEvent()], 0), // sees the first append of this batch
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(
+      WrongExpectedRevisionError,
+    );
+    const after = store.stats();
+    expect(after.batches - before.batches).toBe(1);
+    expect(after.lastBatchAppends).toBe(4);
+    expect(after.appendsCommitted - before.appendsCommitted).toBe(3);
+    expect(after.eventsCommitted - before.eventsCommitted).toBe(4);
+    expect(after.appendsRejected - before.appendsRejected).toBe(1);
+    expect(after.lastCommitMs).toBeGreaterThan(0);
+    expect((await store.readStream('a')).map((e) => e.revision)).toEqual([0, 1]);
+    await store.close();
+  });
+
+  it('batches a stream of concurrent appends while a commit is in flight', async () => {
+    const store = await open();
+    const appends = 400;
+    let inFlight = 0;
+    let issued = 0;
+    // Keep ~50 appends outstanding, issuing a new one whenever one resolves (not all in one tick).
+    await new Promise<void>((resolve, reject) => {
+      const issue = (): void => {
+        if (issued === appends) {
+          if (inFlight === 0) resolve();
+          return;
+        }
+        const i = issued++;
+        inFlight++;
+        store.appendToStream(`order:M1:${i}`, [newEvent({ i })], 'no_stream').then(() => {
+          inFlight--;
+          issue();
+        }, reject);
+      };
+      for (let k = 0; k < 50; k++) issue();
+    });
+    const stats = store.stats();
+    expect(stats.appendsCommitted).toBe(appends);
+    expect(stats.batches).toBeLessThan(appends / 4);
+    expect(stats.avgBatchAppends).toBeGreaterThan(4);
+    expect(stats.queued).toBe(0);
+    await store.close();
+  });
+
+  it('fails only the affected appends on a SQLite error, without leaking event data, then recovers', async () => {
+    const store = await open({ busyTimeoutMs: 50 });
+    const blocker = new Database(filename);
+    blocker.exec('BEGIN IMMEDIATE'); // holds the write lock, as another process could
+    const secret = 'PAN-4111111111111111';
+    const error = (await store
+      .appendToStream('s', [newEvent({ secret }, 'T', { secret })], 'no_stream')
+      .catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toMatch(/SQLITE_BUSY/);
+    expect(error.message).not.toContain(secret);
+    blocker.exec('ROLLBACK');
+    blocker.close();
+    expect(await store.readStream('s')).toEqual([]);
+    await expect(store.appendToStream('s', [newEvent()], 'no_stream')).resolves.toMatchObject({
+      nextExpectedRevision: 0,
+    });
+    await store.close();
+  });
+
+  it('rejects pending and later appends when the writer thread dies, instead of hanging', async () => {
+    const store = await open();
+    const pending = Array.from({ length: 50 }, (_, i) =>
+      store.appendToStream(`s${i}`, [newEvent()], 'no_stream'),
+    );
+    const killed = store.killWriterForTests();
+    const outcomes = await Promise.allSettled(pending);
+    await killed;
+    // None may stay pending; an in-flight batch's outcome is unknown, and the error says so.
+    const rejected = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(rejected.length).toBeGreaterThan(0);
+    for (const o of rejected)
+      expect(o.reason.message).toMatch(/writer exited.*outcome of this append is unknown/);
+    await expect(store.appendToStream('x', [newEvent()], 'no_stream')).rejects.toThrow(
+      /writer exited/,
+    );
+    expect(store.stats().state).toBe('failed');
+    await store.close();
+  });
+
+  it('lets a subscription see commits made by another writer on the same file (polling)', async () => {
+    const reader = await open({ pollIntervalMs: 20 });
+    const otherProcess = await open();
+    const subscription = reader.subscribe();
+    const waiting = take(subscription, 1, 5_000);
+    await otherProcess.appendToStream('remote', [newEvent({ from: 'elsewhere' })], 'no_stream');
+    expect((await waiting)[0].data).toEqual({ from: 'elsewhere' });
+    await subscription.close();
+    await Promise.all([reader.close(), otherProcess.close()]);
+  });
+
+  it('needs a file', async () => {
+    await expect(SqliteEventStore.open({ filename: ':memory:' })).rejects.toThrow(/file/);
+  });
+});

@@ -1,0 +1,122 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { hashPassword } from '../../apps/gateway/src/merchant/password-hash';
+
+const ROOT = resolve(__dirname, '../..');
+export const MAIN = join(ROOT, 'dist/apps/gateway/src/main.js');
+
+/** Merchants every end-to-end gateway is started with. */
+export const MERCHANTS = {
+  TESTMERCHANT: 'password-of-testmerchant',
+  TESTOTHER: 'password-of-testother',
+  LIVEMERCHANT: 'password-of-livemerchant',
+} as const;
+export type MerchantId = keyof typeof MERCHANTS;
+
+export interface RunningGateway {
+  readonly baseUrl: string;
+  readonly dataDir: string;
+  readonly child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** A fresh data directory holding a merchants file with the test merchants. */
+export async function makeDataDir(): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gateway-e2e-'));
+  const merchants = await Promise.all(
+    Object.entries(MERCHANTS).map(async ([id, password]) => ({
+      id,
+      passwordHash: await hashPassword(password),
+      enabled: true,
+      notificationSecret: `secret-of-${id}-0123456789`,
+    })),
+  );
+  writeFileSync(join(dataDir, 'merchants.json'), JSON.stringify({ merchants }));
+  return dataDir;
+}
+
+/** Starts the built gateway (dist/) as a real process on a free loopback port. */
+export async function startGateway(dataDir?: string, env: Record<string, string> = {}): Promise<RunningGateway> {
+  const dir = dataDir ?? (await makeDataDir());
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', GATEWAY_DATA_DIR: dir, GATEWAY_MERCHANTS_FILE: join(dir, 'merchants.json'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const baseUrl = await new Promise<string>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error(`gateway did not start:\n${output}`)), 20_000);
+    const onData = () => {
+      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        done(match[1]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    void exited.then((code) => fail(new Error(`gateway exited with ${code}:\n${output}`)));
+  });
+  return {
+    baseUrl,
+    dataDir: dir,
+    child,
+    output: () => output,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export interface ApiResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  readonly body: any;
+}
+
+export function basicAuth(merchant: string, password: string): string {
+  return `Basic ${Buffer.from(`merchant.${merchant}:${password}`).toString('base64')}`;
+}
+
+/** A merchant's client: paths are relative to /api/rest/version/{v}/merchant/{m}. */
+export function merchantClient(gateway: RunningGateway, merchant: MerchantId = 'TESTMERCHANT', version = 100) {
+  const auth = basicAuth(merchant, MERCHANTS[merchant]);
+  const url = (path: string) => `${gateway.baseUrl}/api/rest/version/${version}/merchant/${merchant}${path}`;
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> => {
+    const response = await fetch(url(path), {
+      method,
+      headers: { authorization: auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body: parsed };
+  };
+  return {
+    put: (path: string, body: unknown, headers?: Record<string, string>) => call('PUT', path, body, headers),
+    get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),
+    url,
+  };
+}
+
+/** An AUTHORIZE body for a test card; the expiry selects the simulated outcome. */
+export function authorizeBody(amount = '100.00', expiry = { month: '1', year: '39' }, extra: Record<string, unknown> = {}) {
+  return {
+    apiOperation: 'AUTHORIZE',
+    order: { amount, currency: 'USD' },
+    sourceOfFunds: { type: 'CARD', provided: { card: { number: '5123450000000008', expiry, securityCode: '100' } } },
+    ...extra,
+  };
+}
