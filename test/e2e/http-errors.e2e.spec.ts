@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { authorizeBody, basicAuth, MERCHANTS, merchantClient, startGateway, type RunningGateway } from '../support/gateway-process';
 
 let gateway: RunningGateway;
@@ -42,8 +43,23 @@ describe('bad input gets a precise error and changes nothing', () => {
 
   it('a 10 MB body is refused without harm', async () => {
     const big = JSON.stringify({ ...authorizeBody(), order: { amount: '1.00', currency: 'USD', description: 'x'.repeat(10 * 1024 * 1024) } });
-    const response = await api.put('/order/big-1/transaction/t1', big);
-    expectInvalidRequest(response);
+    const answer = await new Promise<{ status: number; body: any }>((done, fail) => {
+      const request = httpRequest(api.url('/order/big-1/transaction/t1'), {
+        method: 'PUT',
+        headers: { authorization: basicAuth('TESTMERCHANT', MERCHANTS.TESTMERCHANT), 'content-type': 'application/json' },
+      });
+      request.on('response', (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => done({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') fail(error);
+      });
+      request.end(big);
+    });
+    expectInvalidRequest(answer);
+    expect(answer.body.error.explanation).toMatch(/^The request body is too large/);
     expect((await api.put('/order/big-2/transaction/t1', authorizeBody())).status).toBe(201);
   });
 

@@ -8,7 +8,7 @@ import { configureFastify } from './http/fastify-setup';
 import { MerchantFileError } from './merchant/merchant-registry';
 
 export async function createGateway(config: GatewayConfig): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: config.bodyLimit, logger: false });
+  const adapter = new FastifyAdapter({ logger: false });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forConfig(config),
     adapter,
@@ -18,7 +18,7 @@ export async function createGateway(config: GatewayConfig): Promise<NestFastifyA
     bodyParser: false,
     },
   );
-  configureFastify(app.getHttpAdapter().getInstance());
+  configureFastify(app.getHttpAdapter().getInstance(), config.bodyLimit);
   app.useGlobalFilters(new ApiExceptionFilter());
   return app;
 }

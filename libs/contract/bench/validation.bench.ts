@@ -23,13 +23,28 @@ const full = fullAuthorizeBody();
 const minimal = {
   apiOperation: 'AUTHORIZE',
   order: { amount: '10.00', currency: 'USD' },
-  sourceOfFunds: { type: 'CARD', provided: { card: { number: '5123450000000008', expiry: { month: '1', year: '39' } } } },
+  sourceOfFunds: {
+    type: 'CARD',
+    provided: { card: { number: '5123450000000008', expiry: { month: '1', year: '39' } } },
+  },
 };
 const invalid = { ...full, order: { ...(full.order as object), amount: '73.5001' } };
 
-if (!validateRequest(authorize, full).ok || !validateRequest(authorize, minimal).ok || validateRequest(authorize, invalid).ok) {
+if (
+  !validateRequest(authorize, full).ok ||
+  !validateRequest(authorize, minimal).ok ||
+  validateRequest(authorize, invalid).ok
+) {
   throw new Error('bench bodies do not validate as expected');
 }
 measure('AUTHORIZE, every group populated (valid)', () => validateRequest(authorize, full), 50_000);
-measure('AUTHORIZE, minimal card payment (valid)', () => validateRequest(authorize, minimal), 100_000);
-measure('AUTHORIZE, every group, one bad amount', () => validateRequest(authorize, invalid), 20_000);
+measure(
+  'AUTHORIZE, minimal card payment (valid)',
+  () => validateRequest(authorize, minimal),
+  100_000,
+);
+measure(
+  'AUTHORIZE, every group, one bad amount',
+  () => validateRequest(authorize, invalid),
+  20_000,
+);

@@ -46,7 +46,6 @@ export class ApiError extends Error {
     return new ApiError(400, { result: 'ERROR', error });
   }
 
-  /** Also takes a refusal that names no field (validateBody: the body is not a JSON object, unsupported version). */
   /** From a validation result: field-level when the error names a field, body-level otherwise. */
   static fromFieldError(e: { explanation: string; field?: string; validationType?: ValidationType }): ApiError {
     return ApiError.invalid(e.explanation, e.field, e.validationType);

@@ -3,11 +3,25 @@ import { classValidatorEngine } from './engine/class-validator/class-validator-e
 import { childPath, contractPath, declarationOrder, indexPath } from './engine/contract-paths';
 import { compileChecks, type CompiledCheck } from './engine/cross-checks';
 import { firstInDocumentOrder } from './engine/document-order';
-import { invalidValue, missingField, redactExplanation, redactPath, unknownField } from './engine/explain';
-import { isInheritedName, isPresent, normalize } from './engine/normalize';
+import {
+  invalidValue,
+  missingField,
+  redactExplanation,
+  redactPath,
+  unknownField,
+} from './engine/explain';
+import { firstTooDeep, isInheritedName, isPresent, MAX_DEPTH, normalize } from './engine/normalize';
 import type { RequestValidator, Violation } from './engine/request-validator';
 import type { OperationContract } from './model/field';
-import { allContracts, API_OPERATIONS, isApiOperation, isSupportedVersion, MAX_VERSION, MIN_VERSION, resolveContract } from './operations/registry';
+import {
+  allContracts,
+  API_OPERATIONS,
+  isApiOperation,
+  isSupportedVersion,
+  MAX_VERSION,
+  MIN_VERSION,
+  resolveContract,
+} from './operations/registry';
 
 /** A refusal that names no field: the body is not a JSON object, or the version is unsupported. */
 export interface BodyError {
@@ -56,13 +70,25 @@ export function isJsonObject(body: unknown): body is Record<string, unknown> {
 }
 
 /** Present members named like Object.prototype properties: normalization left them out, they are unknown. */
-function inheritedNameViolations(sent: unknown, path: string, apiOperation: string, found: Violation[]): void {
-  if (Array.isArray(sent)) sent.forEach((element, i) => inheritedNameViolations(element, indexPath(path, i), apiOperation, found));
+function inheritedNameViolations(
+  sent: unknown,
+  path: string,
+  apiOperation: string,
+  found: Violation[],
+): void {
+  if (Array.isArray(sent))
+    sent.forEach((element, i) =>
+      inheritedNameViolations(element, indexPath(path, i), apiOperation, found),
+    );
   else if (isJsonObject(sent)) {
     for (const [name, member] of Object.entries(sent)) {
       const at = childPath(path, name);
       if (isInheritedName(name) && isPresent(member)) {
-        found.push({ path: at, validationType: 'INVALID', explanation: unknownField(at, apiOperation) });
+        found.push({
+          path: at,
+          validationType: 'INVALID',
+          explanation: unknownField(at, apiOperation),
+        });
       } else inheritedNameViolations(member, at, apiOperation, found);
     }
   }
@@ -84,7 +110,16 @@ function toFieldError(violation: Violation): FieldError {
 export function validateRequest(contract: OperationContract, body: unknown): ValidationResult {
   const { validator, checks, declarationIndex } = compiled.get(contract) ?? compile(contract);
   const sent = isJsonObject(body) ? body : {};
-  const { value, hasInheritedNames } = normalize(sent);
+  const { value, hasInheritedNames, tooDeep } = normalize(sent);
+  if (tooDeep) {
+    const path = firstTooDeep(sent) as string;
+    const explanation = invalidValue(
+      undefined,
+      true,
+      `It is nested more than ${MAX_DEPTH} levels deep`,
+    );
+    return { ok: false, error: toFieldError({ path, validationType: 'INVALID', explanation }) };
+  }
   const normalized = (value ?? {}) as Record<string, unknown>;
   const fieldViolations = validator.violations(normalized);
   let violations: Violation[] | undefined;
@@ -92,7 +127,8 @@ export function validateRequest(contract: OperationContract, body: unknown): Val
     const violation = check(normalized);
     if (violation) (violations ??= []).push(violation);
   }
-  if (fieldViolations.length === 0 && !violations && !hasInheritedNames) return { ok: true, value: normalized };
+  if (fieldViolations.length === 0 && !violations && !hasInheritedNames)
+    return { ok: true, value: normalized };
   const all = [...fieldViolations, ...(violations ?? [])];
   if (hasInheritedNames) inheritedNameViolations(sent, '', contract.apiOperation, all);
   return { ok: false, error: toFieldError(firstInDocumentOrder(all, sent, declarationIndex)) };
@@ -104,16 +140,23 @@ export function validateRequest(contract: OperationContract, body: unknown): Val
  * because it selects the contract.
  */
 export function validateBody(version: number, body: unknown): ValidationResult<RequestError> {
-  if (!isJsonObject(body)) return { ok: false, error: { explanation: 'The request body must be a JSON object' } };
+  if (!isJsonObject(body))
+    return { ok: false, error: { explanation: 'The request body must be a JSON object' } };
   const apiOperation = body.apiOperation;
   if (!isPresent(apiOperation)) {
     return {
       ok: false,
-      error: { field: 'apiOperation', validationType: 'MISSING', explanation: missingField('apiOperation', '') },
+      error: {
+        field: 'apiOperation',
+        validationType: 'MISSING',
+        explanation: missingField('apiOperation', ''),
+      },
     };
   }
   if (!isApiOperation(apiOperation)) {
-    const explanation = redactExplanation(invalidValue(apiOperation, false, `It must be one of: ${API_OPERATIONS.join(', ')}`));
+    const explanation = redactExplanation(
+      invalidValue(apiOperation, false, `It must be one of: ${API_OPERATIONS.join(', ')}`),
+    );
     return { ok: false, error: { field: 'apiOperation', validationType: 'INVALID', explanation } };
   }
   if (!isSupportedVersion(version)) {

@@ -15,13 +15,19 @@ describe('absent means absent: null and empty groups count as not supplied', () 
       order: { ...plain.order, item: [], custom: {}, discount: { amount: null } },
       risk: null,
       transaction: { reference: null },
-      sourceOfFunds: { ...plain.sourceOfFunds, token: null, provided: { ...plain.sourceOfFunds.provided, ach: {}, giftCard: null } },
+      sourceOfFunds: {
+        ...plain.sourceOfFunds,
+        token: null,
+        provided: { ...plain.sourceOfFunds.provided, ach: {}, giftCard: null },
+      },
     };
     expect(valueOf(chatty)).toEqual(plain);
   });
 
   test('an empty 3DSecure group does not make its enrollmentStatus required', () => {
-    expect(valueOf({ ...authorizeBody(), '3DSecure': { acsEci: null, xid: null } })).toEqual(authorizeBody());
+    expect(valueOf({ ...authorizeBody(), '3DSecure': { acsEci: null, xid: null } })).toEqual(
+      authorizeBody(),
+    );
   });
 
   test('an empty ach group does not make its fields required', () => {
@@ -38,7 +44,9 @@ describe('absent means absent: null and empty groups count as not supplied', () 
 
   test('a required group sent empty is missing its first required member', () => {
     const contract = contractFor('VOID', 40);
-    expect(errorOf({ apiOperation: 'VOID', transaction: { targetTransactionId: null } }, contract)).toMatchObject({
+    expect(
+      errorOf({ apiOperation: 'VOID', transaction: { targetTransactionId: null } }, contract),
+    ).toMatchObject({
       field: 'transaction.targetTransactionId',
       validationType: 'MISSING',
     });
@@ -52,15 +60,23 @@ describe('absent means absent: null and empty groups count as not supplied', () 
       sourceOfFunds: { provided: { card: { number: null, expiry: {} } }, type: null },
     };
     const value = valueOf(body, refund);
-    expect(value).toEqual({ apiOperation: 'REFUND', transaction: { amount: '5.00', currency: 'USD' } });
+    expect(value).toEqual({
+      apiOperation: 'REFUND',
+      transaction: { amount: '5.00', currency: 'USD' },
+    });
     expect(hasSourceOfFunds(value)).toBe(false);
     expect(hasSourceOfFunds(valueOf(authorizeBody()))).toBe(true);
   });
 
   test('an unknown field sent as null or empty is not supplied, so not rejected', () => {
-    expect(valueOf({ ...authorizeBody(), loyalty: null, wallet: {}, order: { ...authorizeBody().order, colour: null } })).toEqual(
-      authorizeBody(),
-    );
+    expect(
+      valueOf({
+        ...authorizeBody(),
+        loyalty: null,
+        wallet: {},
+        order: { ...authorizeBody().order, colour: null },
+      }),
+    ).toEqual(authorizeBody());
   });
 
   test('an empty string is a value, not an absence', () => {

@@ -3,9 +3,17 @@ import { authorizeBody, errorOf } from './support/requests';
 
 describe('the first violation in document order is reported', () => {
   test('the earlier of two broken values wins, whichever group class-validator visits first', () => {
-    const customerFirst = { customer: { email: 'nope' }, ...authorizeBody(), billing: { address: { country: 'usa' } } };
+    const customerFirst = {
+      customer: { email: 'nope' },
+      ...authorizeBody(),
+      billing: { address: { country: 'usa' } },
+    };
     expect(errorOf(customerFirst).field).toBe('customer.email');
-    const billingFirst = { billing: { address: { country: 'usa' } }, ...authorizeBody(), customer: { email: 'nope' } };
+    const billingFirst = {
+      billing: { address: { country: 'usa' } },
+      ...authorizeBody(),
+      customer: { email: 'nope' },
+    };
     expect(errorOf(billingFirst).field).toBe('billing.address.country');
   });
 
@@ -31,7 +39,11 @@ describe('the first violation in document order is reported', () => {
       risk: 'risk.bypassMerchantRiskRules',
     };
     const permutations = (keys: string[]): string[][] =>
-      keys.length <= 1 ? [keys] : keys.flatMap((k, i) => permutations([...keys.slice(0, i), ...keys.slice(i + 1)]).map((p) => [k, ...p]));
+      keys.length <= 1
+        ? [keys]
+        : keys.flatMap((k, i) =>
+            permutations([...keys.slice(0, i), ...keys.slice(i + 1)]).map((p) => [k, ...p]),
+          );
     for (const order of permutations(Object.keys(broken))) {
       const body = { ...authorizeBody(), ...Object.fromEntries(order.map((k) => [k, broken[k]])) };
       expect(errorOf(body).field).toBe(paths[order[0]]);
@@ -39,7 +51,11 @@ describe('the first violation in document order is reported', () => {
   });
 
   test('a missing field sits at the end of its group: before the groups that follow, after the members sent', () => {
-    const body = { apiOperation: 'AUTHORIZE', order: { currency: 'USD', description: '' }, customer: { email: 'nope' } };
+    const body = {
+      apiOperation: 'AUTHORIZE',
+      order: { currency: 'USD', description: '' },
+      customer: { email: 'nope' },
+    };
     // order.description (sent) comes before order.amount (missing, end of order) which comes before customer.
     expect(errorOf(body).field).toBe('order.description');
     body.order.description = 'fine';
@@ -53,12 +69,19 @@ describe('the first violation in document order is reported', () => {
 
   test('a field missing from an inner group comes before one missing from the group around it', () => {
     // The item is the last member of the order: both groups close at the same point, the inner one first.
-    const body = { ...authorizeBody(), order: { amount: '1', item: [{ quantity: '1', unitPrice: '1' }] } };
+    const body = {
+      ...authorizeBody(),
+      order: { amount: '1', item: [{ quantity: '1', unitPrice: '1' }] },
+    };
     expect(errorOf(body)).toMatchObject({ field: 'order.item[0].name', validationType: 'MISSING' });
   });
 
   test('a group missing entirely is reported at the end of the body', () => {
-    const body = { apiOperation: 'AUTHORIZE', sourceOfFunds: authorizeBody().sourceOfFunds, customer: { email: 'nope' } };
+    const body = {
+      apiOperation: 'AUTHORIZE',
+      sourceOfFunds: authorizeBody().sourceOfFunds,
+      customer: { email: 'nope' },
+    };
     expect(errorOf(body).field).toBe('customer.email');
     body.customer.email = 'jane@example.com';
     expect(errorOf(body)).toMatchObject({
@@ -75,7 +98,12 @@ describe('the first violation in document order is reported', () => {
   });
 
   test('the same body always gives the same error', () => {
-    const body = { ...authorizeBody(), device: { ipAddress: 'x' }, customer: { email: 'nope' }, extra: 1 };
+    const body = {
+      ...authorizeBody(),
+      device: { ipAddress: 'x' },
+      customer: { email: 'nope' },
+      extra: 1,
+    };
     const first = errorOf(body);
     for (let i = 0; i < 20; i++) expect(errorOf(body)).toEqual(first);
   });

@@ -35,7 +35,9 @@ describe('explanations', () => {
 
   test('long values are cut short in the echo', () => {
     const body = { ...authorizeBody(), device: { browser: 'b'.repeat(300) } };
-    expect(errorOf(body).explanation).toBe(`Value '${'b'.repeat(64)}...' is invalid. Length is 300 characters, but must be less than 256`);
+    expect(errorOf(body).explanation).toBe(
+      `Value '${'b'.repeat(64)}...' is invalid. Length is 300 characters, but must be less than 256`,
+    );
   });
 });
 
@@ -70,7 +72,9 @@ describe('never a card number in an error', () => {
   test('a card number typed into another field is not echoed either', () => {
     const body = authorizeBody();
     body.order.reference = '4111111111111111 4111111111111111 4111111111111111';
-    expect(errorOf(body).explanation).toBe('Value is invalid. Length is 50 characters, but must be less than 41');
+    expect(errorOf(body).explanation).toBe(
+      'Value is invalid. Length is 50 characters, but must be less than 41',
+    );
     const other = { ...authorizeBody(), customer: { email: '4111111111111111' } };
     expect(errorOf(other).explanation).not.toMatch(CARD_LIKE);
   });
@@ -90,7 +94,16 @@ describe('unknown fields are rejected, naming them', () => {
   test.each([
     [{ ...authorizeBody(), colour: 'red' }, 'colour'],
     [{ ...authorizeBody(), order: { ...authorizeBody().order, colour: 'red' } }, 'order.colour'],
-    [{ ...authorizeBody(), order: { ...authorizeBody().order, item: [{ name: 'a', quantity: '1', unitPrice: '1', colour: 'red' }] } }, 'order.item[0].colour'],
+    [
+      {
+        ...authorizeBody(),
+        order: {
+          ...authorizeBody().order,
+          item: [{ name: 'a', quantity: '1', unitPrice: '1', colour: 'red' }],
+        },
+      },
+      'order.item[0].colour',
+    ],
     [{ ...authorizeBody(), wallet: { provider: { name: 'x' } } }, 'wallet'],
   ])('%# names %s', (body, field) => {
     expect(errorOf(body)).toEqual({
@@ -102,26 +115,45 @@ describe('unknown fields are rejected, naming them', () => {
 
   test('names inherited from Object.prototype are unknown too, wherever they are', () => {
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
-      const body = JSON.parse(`{"apiOperation":"AUTHORIZE","order":{"amount":"1","currency":"USD","${name}":{"x":"1"}},"session":{"id":"SESSION0002345678901234567890123"}}`);
+      const body = JSON.parse(
+        `{"apiOperation":"AUTHORIZE","order":{"amount":"1","currency":"USD","${name}":{"x":"1"}},"session":{"id":"SESSION0002345678901234567890123"}}`,
+      );
       expect(errorOf(body)).toMatchObject({ field: `order.${name}`, validationType: 'INVALID' });
     }
-    const nested = JSON.parse('{"apiOperation":"AUTHORIZE","order":{"amount":"1","currency":"USD","custom":{"constructor":"x"}},"session":{"id":"SESSION0002345678901234567890123"}}');
+    const nested = JSON.parse(
+      '{"apiOperation":"AUTHORIZE","order":{"amount":"1","currency":"USD","custom":{"constructor":"x"}},"session":{"id":"SESSION0002345678901234567890123"}}',
+    );
     expect(errorOf(nested).field).toBe('order.custom.constructor');
   });
 
   test('a field of another version is unknown: productSKU left Refund at version 41', () => {
-    const body = { apiOperation: 'REFUND', order: { productSKU: 'SKU1' }, transaction: { amount: '1', currency: 'USD' } };
+    const body = {
+      apiOperation: 'REFUND',
+      order: { productSKU: 'SKU1' },
+      transaction: { amount: '1', currency: 'USD' },
+    };
     expect(validateRequest(contractFor('REFUND', 26), body).ok).toBe(true);
-    expect(errorOf(body, contractFor('REFUND', 41))).toMatchObject({ field: 'order.productSKU', validationType: 'INVALID' });
+    expect(errorOf(body, contractFor('REFUND', 41))).toMatchObject({
+      field: 'order.productSKU',
+      validationType: 'INVALID',
+    });
   });
 });
 
 describe('deep paths are named as sent, indexes in brackets', () => {
   test.each([
-    ['order.item[2].unitPrice', { item: [1, 2, 3].map(() => ({ name: 'a', quantity: '1', unitPrice: '1' })) }, (o: any) => (o.item[2].unitPrice = '1,5')],
+    [
+      'order.item[2].unitPrice',
+      { item: [1, 2, 3].map(() => ({ name: 'a', quantity: '1', unitPrice: '1' })) },
+      (o: any) => (o.item[2].unitPrice = '1,5'),
+    ],
     ['order.tax[1].type', { tax: [{ amount: '1' }, { type: '' }] }, () => undefined],
     ['order.custom.giftWrap', { custom: { note: 'ok', giftWrap: '' } }, () => undefined],
-    ['order.statementDescriptor.address.postcodeZip', { statementDescriptor: { address: { postcodeZip: '12#45' } } }, () => undefined],
+    [
+      'order.statementDescriptor.address.postcodeZip',
+      { statementDescriptor: { address: { postcodeZip: '12#45' } } },
+      () => undefined,
+    ],
   ])('%s', (field, order, change) => {
     const body = authorizeBody();
     Object.assign(body.order, order);
@@ -153,29 +185,49 @@ describe('deep paths are named as sent, indexes in brackets', () => {
 describe('validateBody', () => {
   test.each([null, [], 'AUTHORIZE', 42, true])('%j is not a JSON object', (body) => {
     const result = validateBody(39, body);
-    expect(result).toEqual({ ok: false, error: { explanation: 'The request body must be a JSON object' } });
-    if (!result.ok) expect(ApiError.fromFieldError(result.error).body).toEqual({
-      result: 'ERROR',
-      error: { cause: 'INVALID_REQUEST', explanation: 'The request body must be a JSON object' },
+    expect(result).toEqual({
+      ok: false,
+      error: { explanation: 'The request body must be a JSON object' },
     });
+    if (!result.ok)
+      expect(ApiError.fromFieldError(result.error).body).toEqual({
+        result: 'ERROR',
+        error: { cause: 'INVALID_REQUEST', explanation: 'The request body must be a JSON object' },
+      });
   });
 
   test('validateRequest reads a non-object body as one with nothing supplied', () => {
     const result = validateRequest(contractFor('AUTHORIZE', 39), []);
-    expect(result).toMatchObject({ ok: false, error: { field: 'apiOperation', validationType: 'MISSING' } });
-  });
-
-  test.each([{}, { apiOperation: null }, { apiOperation: {} }])('apiOperation absent in %j is MISSING', (body) => {
-    expect(validateBody(39, body)).toEqual({
+    expect(result).toMatchObject({
       ok: false,
-      error: { field: 'apiOperation', validationType: 'MISSING', explanation: "Field 'apiOperation' is required" },
+      error: { field: 'apiOperation', validationType: 'MISSING' },
     });
   });
 
+  test.each([{}, { apiOperation: null }, { apiOperation: {} }])(
+    'apiOperation absent in %j is MISSING',
+    (body) => {
+      expect(validateBody(39, body)).toEqual({
+        ok: false,
+        error: {
+          field: 'apiOperation',
+          validationType: 'MISSING',
+          explanation: "Field 'apiOperation' is required",
+        },
+      });
+    },
+  );
+
   test.each(['authorize', 'CAPTURE_ALL', 7])('apiOperation %j is INVALID', (apiOperation) => {
     const result = validateBody(39, { apiOperation });
-    expect(result).toMatchObject({ ok: false, error: { field: 'apiOperation', validationType: 'INVALID' } });
-    if (!result.ok) expect(result.error.explanation).toContain('It must be one of: AUTHORIZE, PAY, CAPTURE, VOID, REFUND, VERIFY');
+    expect(result).toMatchObject({
+      ok: false,
+      error: { field: 'apiOperation', validationType: 'INVALID' },
+    });
+    if (!result.ok)
+      expect(result.error.explanation).toContain(
+        'It must be one of: AUTHORIZE, PAY, CAPTURE, VOID, REFUND, VERIFY',
+      );
   });
 
   test.each([0, 101, -3, 39.5, Number.NaN])('version %p is refused', (version) => {
@@ -183,11 +235,42 @@ describe('validateBody', () => {
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.error.field).toBeUndefined();
-      expect(result.error.explanation).toMatch(/^API version .* is not supported. It must be an integer from 1 to 100$/);
+      expect(result.error.explanation).toMatch(
+        /^API version .* is not supported. It must be an integer from 1 to 100$/,
+      );
     }
   });
 
   test('a conforming body gives its normalized value', () => {
-    expect(validateBody(100, { ...authorizeBody(), device: {} })).toEqual({ ok: true, value: authorizeBody() });
+    expect(validateBody(100, { ...authorizeBody(), device: {} })).toEqual({
+      ok: true,
+      value: authorizeBody(),
+    });
+  });
+});
+
+describe('pathological input', () => {
+  const deep = (levels: number) => {
+    let value: unknown = 'x';
+    for (let i = 0; i < levels; i++) value = { a: value };
+    return value;
+  };
+
+  test('nesting far beyond any contract is refused without exhausting the stack', () => {
+    const body = authorizeBody();
+    body.order.custom = deep(100_000);
+    const error = errorOf(body);
+    expect(error).toMatchObject({ validationType: 'INVALID' });
+    expect(error.field).toBe(`order.custom${'.a'.repeat(30)}`);
+    expect(validateBody(39, { apiOperation: deep(100_000) })).toMatchObject({
+      ok: false,
+      error: { field: 'apiOperation' },
+    });
+  });
+
+  test('nesting within the limit is judged normally', () => {
+    const body = authorizeBody();
+    body.order.custom = deep(20);
+    expect(errorOf(body)).toMatchObject({ field: 'order.custom.a', validationType: 'INVALID' });
   });
 });

@@ -20,11 +20,14 @@ describe('a request at version N uses the highest shown version not above N', ()
     expect(resolveContract(op, version)?.version).toBe(shown);
   });
 
-  test.each(['PAY', 'CAPTURE', 'INITIATE_AUTHENTICATION', 'CONFIRM_BROWSER_PAYMENT'])('%s has one shape for all versions', (op) => {
-    const shapes = new Set([1, 39, 100].map((v) => resolveContract(op, v)));
-    expect(shapes.size).toBe(1);
-    expect([...shapes][0]?.version).toBeUndefined();
-  });
+  test.each(['PAY', 'CAPTURE', 'INITIATE_AUTHENTICATION', 'CONFIRM_BROWSER_PAYMENT'])(
+    '%s has one shape for all versions',
+    (op) => {
+      const shapes = new Set([1, 39, 100].map((v) => resolveContract(op, v)));
+      expect(shapes.size).toBe(1);
+      expect([...shapes][0]?.version).toBeUndefined();
+    },
+  );
 
   test('every operation resolves; an unknown one does not', () => {
     for (const op of API_OPERATIONS) expect(resolveContract(op, 50)?.apiOperation).toBe(op);
@@ -45,31 +48,56 @@ describe('a request at version N uses the highest shown version not above N', ()
       transaction: { currency: 'USD' },
     };
     expect(validateBody(20, v16).ok).toBe(true);
-    expect(validateBody(29, v16)).toMatchObject({ ok: false, error: { field: 'customer.browser', validationType: 'INVALID' } });
-    const v29 = { apiOperation: 'VERIFY', order: { currency: 'USD' }, device: { browser: 'Mozilla/5.0' }, shipping: { contact: { firstName: 'Jane' } } };
+    expect(validateBody(29, v16)).toMatchObject({
+      ok: false,
+      error: { field: 'customer.browser', validationType: 'INVALID' },
+    });
+    const v29 = {
+      apiOperation: 'VERIFY',
+      order: { currency: 'USD' },
+      device: { browser: 'Mozilla/5.0' },
+      shipping: { contact: { firstName: 'Jane' } },
+    };
     expect(validateBody(29, v29).ok).toBe(true);
-    expect(validateBody(16, v29)).toMatchObject({ ok: false, error: { field: 'order.currency', validationType: 'INVALID' } });
+    expect(validateBody(16, v29)).toMatchObject({
+      ok: false,
+      error: { field: 'order.currency', validationType: 'INVALID' },
+    });
   });
 
   test('Verify 16 requires source of funds, transaction currency and, with card details, the expiry', () => {
-    expect(validateBody(16, { apiOperation: 'VERIFY', transaction: { currency: 'USD' } })).toMatchObject({
+    expect(
+      validateBody(16, { apiOperation: 'VERIFY', transaction: { currency: 'USD' } }),
+    ).toMatchObject({
       ok: false,
       error: { field: 'sourceOfFunds', validationType: 'MISSING' },
     });
-    expect(validateBody(16, { apiOperation: 'VERIFY', sourceOfFunds: { token: 'TOKEN1' } })).toMatchObject({
+    expect(
+      validateBody(16, { apiOperation: 'VERIFY', sourceOfFunds: { token: 'TOKEN1' } }),
+    ).toMatchObject({
       ok: false,
       error: { field: 'transaction.currency', validationType: 'MISSING' },
     });
-    const card = { apiOperation: 'VERIFY', transaction: { currency: 'USD' }, sourceOfFunds: { provided: { card: { number: '5123450000000008' } } } };
+    const card = {
+      apiOperation: 'VERIFY',
+      transaction: { currency: 'USD' },
+      sourceOfFunds: { provided: { card: { number: '5123450000000008' } } },
+    };
     expect(validateBody(16, card)).toMatchObject({
       ok: false,
       error: { field: 'sourceOfFunds.provided.card.expiry.month', validationType: 'MISSING' },
     });
-    expect(validateBody(29, { ...card, transaction: undefined, order: { currency: 'USD' } }).ok).toBe(true);
+    expect(
+      validateBody(29, { ...card, transaction: undefined, order: { currency: 'USD' } }).ok,
+    ).toBe(true);
   });
 
   test('Refund 41 adds lineOfBusiness and currency conversion', () => {
-    const body = { apiOperation: 'REFUND', transaction: { amount: '1', currency: 'USD' }, lineOfBusiness: 'books' };
+    const body = {
+      apiOperation: 'REFUND',
+      transaction: { amount: '1', currency: 'USD' },
+      lineOfBusiness: 'books',
+    };
     expect(validateBody(41, body).ok).toBe(true);
     expect(validateBody(26, body)).toMatchObject({ ok: false, error: { field: 'lineOfBusiness' } });
   });

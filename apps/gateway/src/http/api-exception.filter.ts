@@ -25,11 +25,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
 /** Maps framework and parser errors to the spec's causes; shared with the Fastify error handler. */
 export function toApiError(exception: unknown, logger: Logger): ApiError {
-  if (exception instanceof ApiError) return exception;
-  // Nest wraps Fastify's body-parsing errors in an HttpException whose cause carries Fastify's code.
+  // Nest wraps errors from Fastify's body parsing in an HttpException; the cause is the original.
   const source = exception instanceof HttpException && exception.cause ? exception.cause : exception;
+  if (source instanceof ApiError) return source;
   const { code, statusCode } = (source ?? {}) as { code?: unknown; statusCode?: unknown };
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return ApiError.invalid('The request body is too large');
   if (typeof code === 'string' && code.startsWith('FST_ERR_CTP_')) return ApiError.invalid('The request body is not valid JSON');
   if (exception instanceof HttpException) {
     const status = exception.getStatus();

@@ -1,12 +1,32 @@
+import { ApiError } from '@gateway/contract';
 import type { FastifyInstance } from 'fastify';
+
+/** Beyond this, a body is not even read: the connection is dropped. */
+const DISCARD_LIMIT = 64 * 1024 * 1024;
 
 /**
  * Every body is parsed as JSON whatever its content type (merchant tools often omit it or send
- * curl's form default), with Fastify's prototype-poisoning guard. Parse errors (malformed JSON, too
- * large) reach the global ApiExceptionFilter through Nest's error handler.
+ * curl's form default), with Fastify's prototype-poisoning guard.
+ *
+ * A body over the limit is read to its end and discarded, without buffering, and only then
+ * answered with INVALID_REQUEST: closing a connection with unread data makes the kernel reset it,
+ * and the client would lose the error. Past DISCARD_LIMIT the connection is simply dropped.
  */
-export function configureFastify(fastify: FastifyInstance): void {
+export function configureFastify(fastify: FastifyInstance, bodyLimit: number): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'string' }, parseJson);
+  fastify.addContentTypeParser('*', (request, payload, done) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    payload.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > DISCARD_LIMIT) request.raw.destroy();
+      else if (size <= bodyLimit) chunks.push(chunk);
+    });
+    payload.on('error', (error) => done(error, undefined));
+    payload.on('end', () => {
+      if (size > bodyLimit) return done(ApiError.invalid(`The request body is too large. It is ${size} bytes, but must be at most ${bodyLimit}`), undefined);
+      parseJson(request, Buffer.concat(chunks).toString('utf8'), done);
+    });
+  });
 }

@@ -57,7 +57,9 @@ export function declarationOrder(body: GroupField): Map<string, number> {
 export function firstRequiredPath(group: GroupField, path: string): string {
   for (const [name, field] of Object.entries(group.fields)) {
     if (!field.required) continue;
-    return field.kind === 'group' ? firstRequiredPath(field, childPath(path, name)) : childPath(path, name);
+    return field.kind === 'group'
+      ? firstRequiredPath(field, childPath(path, name))
+      : childPath(path, name);
   }
   return path;
 }

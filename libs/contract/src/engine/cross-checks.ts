@@ -41,7 +41,10 @@ interface Term {
 
 function sumEquals(target: Term, add: readonly Term[], subtract: readonly Term[]): CompiledCheck {
   const getTarget = getter(target.path);
-  const terms = [...add.map((t) => ({ ...t, sign: 1n })), ...subtract.map((t) => ({ ...t, sign: -1n }))].map((t) => ({
+  const terms = [
+    ...add.map((t) => ({ ...t, sign: 1n })),
+    ...subtract.map((t) => ({ ...t, sign: -1n })),
+  ].map((t) => ({
     ...t,
     get: getter(t.path),
   }));
@@ -65,12 +68,22 @@ function sumEquals(target: Term, add: readonly Term[], subtract: readonly Term[]
     return {
       path: target.path,
       validationType: 'INVALID',
-      explanation: invalidValue(stated, false, `It must equal ${used.join('')}, which is ${formatThousandths(total)}`),
+      explanation: invalidValue(
+        stated,
+        false,
+        `It must equal ${used.join('')}, which is ${formatThousandths(total)}`,
+      ),
     };
   };
 }
 
-function itemSum(target: Term, items: string, quantity: string, price: Term, quantityValid: LeafCheck): CompiledCheck {
+function itemSum(
+  target: Term,
+  items: string,
+  quantity: string,
+  price: Term,
+  quantityValid: LeafCheck,
+): CompiledCheck {
   const getTarget = getter(target.path);
   const getItems = getter(items);
   const priceName = price.path.slice(price.path.lastIndexOf('.') + 1);
@@ -108,7 +121,8 @@ function itemSum(target: Term, items: string, quantity: string, price: Term, qua
 function compileCheck(body: GroupField, base: string, check: CrossCheck): CompiledCheck {
   const at = (relative: string): string => {
     const path = childPath(base, relative);
-    if (!fieldAt(body, path)) throw new Error(`Cross-field check names ${path}, which the contract lacks`);
+    if (!fieldAt(body, path))
+      throw new Error(`Cross-field check names ${path}, which the contract lacks`);
     return path;
   };
   const ruleAt = (relative: string): LeafRule => {
@@ -118,7 +132,10 @@ function compileCheck(body: GroupField, base: string, check: CrossCheck): Compil
     }
     return field;
   };
-  const term = (relative: string): Term => ({ path: at(relative), read: amountReader(ruleAt(relative)) });
+  const term = (relative: string): Term => ({
+    path: at(relative),
+    read: amountReader(ruleAt(relative)),
+  });
   switch (check.check) {
     case 'sumEquals':
       return sumEquals(term(check.target), check.add.map(term), check.subtract.map(term));
@@ -149,7 +166,11 @@ function compileCheck(body: GroupField, base: string, check: CrossCheck): Compil
       return (value) => {
         const mine = getField(value);
         return typeof mine === 'string' && mine === getFrom(value)
-          ? { path: field, validationType: 'INVALID', explanation: invalidValue(mine, false, `It must differ from ${from}`) }
+          ? {
+              path: field,
+              validationType: 'INVALID',
+              explanation: invalidValue(mine, false, `It must differ from ${from}`),
+            }
           : undefined;
       };
     }
@@ -172,7 +193,8 @@ export function compileChecks(body: GroupField): CompiledCheck[] {
     for (const check of group.checks ?? []) compiled.push(compileCheck(body, base, check));
     for (const [name, field] of Object.entries(group.fields)) {
       if (field.kind === 'group') visit(field, childPath(base, name));
-      else if (field.kind === 'array' && field.of.checks) throw new Error(`Checks inside array ${name} are not supported`);
+      else if (field.kind === 'array' && field.of.checks)
+        throw new Error(`Checks inside array ${name} are not supported`);
     }
   };
   visit(body, '');

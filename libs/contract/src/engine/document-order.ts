@@ -14,9 +14,11 @@ function spans(body: unknown): Map<string, Span> {
   let next = 0;
   const visit = (value: unknown, path: string, depth: number): void => {
     const start = next++;
-    if (Array.isArray(value)) value.forEach((element, i) => visit(element, indexPath(path, i), depth + 1));
+    if (Array.isArray(value))
+      value.forEach((element, i) => visit(element, indexPath(path, i), depth + 1));
     else if (typeof value === 'object' && value !== null) {
-      for (const [name, member] of Object.entries(value)) visit(member, childPath(path, name), depth + 1);
+      for (const [name, member] of Object.entries(value))
+        visit(member, childPath(path, name), depth + 1);
     }
     result.set(path, { start, end: next, depth });
   };
@@ -56,7 +58,12 @@ export function firstInDocumentOrder(
   return best;
 }
 
-function compare(a: [number, number, number], b: [number, number, number], va: Violation, vb: Violation): number {
+function compare(
+  a: [number, number, number],
+  b: [number, number, number],
+  va: Violation,
+  vb: Violation,
+): number {
   for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
   // Identical positions: settle on the text so the choice never depends on discovery order.
   return va.explanation < vb.explanation ? -1 : va.explanation > vb.explanation ? 1 : 0;

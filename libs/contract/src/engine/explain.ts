@@ -15,7 +15,10 @@ export function valuePrefix(value: unknown, sensitive: boolean): string {
       const shown = value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}...` : value;
       return `Value '${shown}' is invalid.`;
     }
-    if ((typeof value === 'number' || typeof value === 'boolean') && !CARD_LIKE.test(String(value))) {
+    if (
+      (typeof value === 'number' || typeof value === 'boolean') &&
+      !CARD_LIKE.test(String(value))
+    ) {
       return `Value ${String(value)} is invalid.`;
     }
   }

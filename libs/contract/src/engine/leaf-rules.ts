@@ -32,16 +32,25 @@ function lengthFault(text: string, min: number, max: number): string | undefined
   if (text.length <= max && text.length >= 2 * min) return undefined;
   const length = charLength(text);
   if (length >= min && length <= max) return undefined;
-  const bound = min === max ? `exactly ${min}` : length > max ? `less than ${max + 1}` : `at least ${min}`;
+  const bound =
+    min === max ? `exactly ${min}` : length > max ? `less than ${max + 1}` : `at least ${min}`;
   return `Length is ${length} characters, but must be ${bound}`;
 }
 
 const NOT_STRING = 'It must be a string';
 
-function stringCheck(min: number, max: number, pattern: RegExp | undefined, format: string): LeafCheck {
+function stringCheck(
+  min: number,
+  max: number,
+  pattern: RegExp | undefined,
+  format: string,
+): LeafCheck {
   return (value) => {
     if (typeof value !== 'string') return NOT_STRING;
-    return lengthFault(value, min, max) ?? (pattern && !pattern.test(value) ? `It must be ${format}` : undefined);
+    return (
+      lengthFault(value, min, max) ??
+      (pattern && !pattern.test(value) ? `It must be ${format}` : undefined)
+    );
   };
 }
 
@@ -50,20 +59,28 @@ function digitsCheck(rule: Extract<LeafRule, { kind: 'digits' }>): LeafCheck {
   const low = range?.min === undefined ? undefined : BigInt(range.min);
   const high = range?.max === undefined ? undefined : BigInt(range.max);
   const bounds =
-    low !== undefined && high !== undefined ? `from ${low} to ${high}` : low !== undefined ? `at least ${low}` : `at most ${high}`;
+    low !== undefined && high !== undefined
+      ? `from ${low} to ${high}`
+      : low !== undefined
+        ? `at least ${low}`
+        : `at most ${high}`;
   return (value) => {
     if (typeof value !== 'string') return NOT_STRING;
     if (!/^[0-9]*$/.test(value)) return 'It must contain only the digits 0-9';
     const fault = lengthFault(value, min, max);
     if (fault || !range) return fault;
     const number = BigInt(value);
-    return (low !== undefined && number < low) || (high !== undefined && number > high) ? `It must be ${bounds}` : undefined;
+    return (low !== undefined && number < low) || (high !== undefined && number > high)
+      ? `It must be ${bounds}`
+      : undefined;
   };
 }
 
 function decimalCheck(allowNegative: boolean): LeafCheck {
   const shape = allowNegative ? /^-?[0-9]+([.][0-9]+)?$/ : /^[0-9]+([.][0-9]+)?$/;
-  const characters = allowNegative ? "the characters 0-9 and '.', with an optional leading '-'" : "the characters 0-9 and '.'";
+  const characters = allowNegative
+    ? "the characters 0-9 and '.', with an optional leading '-'"
+    : "the characters 0-9 and '.'";
   return (value) => {
     if (typeof value !== 'string') return 'It must be a string holding a decimal number';
     const fault = lengthFault(value, 1, DECIMAL_MAX_LENGTH);
@@ -79,7 +96,9 @@ function decimalCheck(allowNegative: boolean): LeafCheck {
     if (integerDigits < 13) return undefined;
     const thousandths = parseThousandths(value) as bigint;
     const magnitude = thousandths < 0n ? -thousandths : thousandths;
-    return magnitude > DECIMAL_MAX_THOUSANDTHS ? 'It must not exceed 1,000,000,000,000 in size' : undefined;
+    return magnitude > DECIMAL_MAX_THOUSANDTHS
+      ? 'It must not exceed 1,000,000,000,000 in size'
+      : undefined;
   };
 }
 
@@ -89,12 +108,15 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
 }
 
 const DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
-const DATE_TIME = /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})([.][0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$/;
+const DATE_TIME =
+  /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})([.][0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$/;
 
 function dateCheck(value: unknown): string | undefined {
   if (typeof value !== 'string') return NOT_STRING;
   const m = DATE.exec(value);
-  return m && isCalendarDate(+m[1], +m[2], +m[3]) ? undefined : 'It must be a date in the form yyyy-mm-dd';
+  return m && isCalendarDate(+m[1], +m[2], +m[3])
+    ? undefined
+    : 'It must be a date in the form yyyy-mm-dd';
 }
 
 /** ISO 8601 with seconds; fractions and a numeric offset are accepted as well as the documented .SSSZ. */
@@ -108,7 +130,10 @@ function dateTimeCheck(value: unknown): string | undefined {
 function httpsUrlCheck(value: unknown): string | undefined {
   if (typeof value !== 'string') return NOT_STRING;
   const valid =
-    value.length > 11 && value.slice(0, 8).toLowerCase() === 'https://' && !/\s/.test(value) && URL.canParse(value);
+    value.length > 11 &&
+    value.slice(0, 8).toLowerCase() === 'https://' &&
+    !/\s/.test(value) &&
+    URL.canParse(value);
   return valid ? undefined : 'It must be an https URL longer than 11 characters';
 }
 
@@ -123,8 +148,11 @@ function base64Check(lengths: readonly number[]): LeafCheck {
   const allowed = lengths.join(' or ');
   return (value) => {
     if (typeof value !== 'string') return NOT_STRING;
-    if (!lengths.includes(value.length)) return `Length is ${charLength(value)} characters, but must be ${allowed}`;
-    return BASE64.test(value) && value.length % 4 === 0 ? undefined : "It must be base64: A-Z a-z 0-9 '+' '/' with '=' padding";
+    if (!lengths.includes(value.length))
+      return `Length is ${charLength(value)} characters, but must be ${allowed}`;
+    return BASE64.test(value) && value.length % 4 === 0
+      ? undefined
+      : "It must be base64: A-Z a-z 0-9 '+' '/' with '=' padding";
   };
 }
 
@@ -140,13 +168,16 @@ function enumListCheck(values: readonly string[]): LeafCheck {
   return (value) => {
     if (typeof value !== 'string') return NOT_STRING;
     const items = value.split(',');
-    return items.every((item) => allowed.has(item)) && new Set(items).size === items.length ? undefined : reason;
+    return items.every((item) => allowed.has(item)) && new Set(items).size === items.length
+      ? undefined
+      : reason;
   };
 }
 
 function integerCheck(min: number, max: number): LeafCheck {
   return (value) => {
-    if (typeof value !== 'number' || !Number.isInteger(value)) return 'It must be an integer (a JSON number)';
+    if (typeof value !== 'number' || !Number.isInteger(value))
+      return 'It must be an integer (a JSON number)';
     return value < min || value > max ? `It must be from ${min} to ${max}` : undefined;
   };
 }
@@ -154,11 +185,21 @@ function integerCheck(min: number, max: number): LeafCheck {
 function compile(rule: LeafRule): LeafCheck {
   switch (rule.kind) {
     case 'string':
-      return stringCheck(rule.min, rule.max, rule.pattern ? new RegExp(rule.pattern) : undefined, rule.format ?? '');
+      return stringCheck(
+        rule.min,
+        rule.max,
+        rule.pattern ? new RegExp(rule.pattern) : undefined,
+        rule.format ?? '',
+      );
     case 'ascii':
       return stringCheck(rule.min, rule.max, /^[\x00-\x7f]*$/, 'made of ASCII characters');
     case 'alphanumeric':
-      return stringCheck(rule.min, rule.max, /^[A-Za-z0-9]*$/, 'made of the characters A-Z a-z 0-9');
+      return stringCheck(
+        rule.min,
+        rule.max,
+        /^[A-Za-z0-9]*$/,
+        'made of the characters A-Z a-z 0-9',
+      );
     case 'digits':
       return digitsCheck(rule);
     case 'decimal':
@@ -166,7 +207,8 @@ function compile(rule: LeafRule): LeafCheck {
     case 'integer':
       return integerCheck(rule.min, rule.max);
     case 'boolean':
-      return (value) => (typeof value === 'boolean' ? undefined : 'It must be true or false (a JSON boolean)');
+      return (value) =>
+        typeof value === 'boolean' ? undefined : 'It must be true or false (a JSON boolean)';
     case 'enum':
       return enumCheck(rule.values);
     case 'enumList':
@@ -215,20 +257,29 @@ export function mapCheck(field: MapField): (value: unknown) => MapFault | undefi
   const keyPattern = new RegExp(field.keyPattern);
   const valueCheck = leafCheck(field.value);
   check = (value) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { reason: 'It must be a JSON object' };
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { reason: 'It must be a JSON object' };
     const members = Object.keys(value);
     if (field.maxKeys !== undefined && members.length > field.maxKeys) {
-      return { reason: `It has ${members.length} fields, but at most ${field.maxKeys} are allowed` };
+      return {
+        reason: `It has ${members.length} fields, but at most ${field.maxKeys} are allowed`,
+      };
     }
     const values = Object.values(value);
     if (field.maxTotalBytes !== undefined) {
-      const total = values.reduce<number>((sum, v) => sum + (typeof v === 'string' ? Buffer.byteLength(v) : 0), 0);
+      const total = values.reduce<number>(
+        (sum, v) => sum + (typeof v === 'string' ? Buffer.byteLength(v) : 0),
+        0,
+      );
       if (total > field.maxTotalBytes) {
-        return { reason: `Its values total ${total} bytes, but must total at most ${field.maxTotalBytes}` };
+        return {
+          reason: `Its values total ${total} bytes, but must total at most ${field.maxTotalBytes}`,
+        };
       }
     }
     for (let i = 0; i < members.length; i++) {
-      if (!keyPattern.test(members[i])) return { member: members[i], inName: true, reason: `It must be ${field.keyFormat}` };
+      if (!keyPattern.test(members[i]))
+        return { member: members[i], inName: true, reason: `It must be ${field.keyFormat}` };
       const reason = valueCheck(values[i]);
       if (reason) return { member: members[i], reason };
     }

@@ -29,4 +29,7 @@ export const stateProvinceCode: LeafField = {
 
 export const address = group('Postal address', addressFields);
 
-export const authenticationBillingAddress = group('Billing address', { ...addressFields, stateProvinceCode });
+export const authenticationBillingAddress = group('Billing address', {
+  ...addressFields,
+  stateProvinceCode,
+});

@@ -10,7 +10,12 @@ export const agreement = group('Payment agreement', {
     description: 'Agreement id; required when stored card details are reused for the series',
   },
   recurring: group('Recurring payment terms', {
-    daysBetweenPayments: { kind: 'integer', min: 1, max: 999, description: 'Days between two payments' },
+    daysBetweenPayments: {
+      kind: 'integer',
+      min: 1,
+      max: 999,
+      description: 'Days between two payments',
+    },
   }),
   type: {
     kind: 'enum',

@@ -9,8 +9,14 @@ export const browserPayment = required(
       description: 'AUTHORIZE creates an authorization (captured later), PAY a payment',
     },
     providerA: group('Options for provider A', {
-      displayShippingAddress: { kind: 'boolean', description: 'Show the shipping address to the payer (default true)' },
-      overrideShippingAddress: { kind: 'boolean', description: 'Let the payer change the shipping address (default true)' },
+      displayShippingAddress: {
+        kind: 'boolean',
+        description: 'Show the shipping address to the payer (default true)',
+      },
+      overrideShippingAddress: {
+        kind: 'boolean',
+        description: 'Let the payer change the shipping address (default true)',
+      },
       paymentConfirmation: {
         kind: 'enum',
         values: ['CONFIRM_AT_MERCHANT', 'CONFIRM_AT_PROVIDER'],

@@ -5,11 +5,20 @@ export const currencyConversion = group(
   'Dynamic currency conversion offered to the payer',
   {
     exchangeRateTime: { kind: 'dateTime', description: 'When the exchange rate was quoted' },
-    marginPercentage: { kind: 'string', min: 1, max: 8, description: 'Margin applied to the exchange rate, percent' },
-    payerAmount: { kind: 'decimal', description: 'Amount in the payer currency; required if the payer accepted' },
+    marginPercentage: {
+      kind: 'string',
+      min: 1,
+      max: 8,
+      description: 'Margin applied to the exchange rate, percent',
+    },
+    payerAmount: {
+      kind: 'decimal',
+      description: 'Amount in the payer currency; required if the payer accepted',
+    },
     payerCurrency: {
       kind: 'alpha3Upper',
-      description: 'Payer currency, ISO 4217; differs from the transaction currency; required if the payer accepted',
+      description:
+        'Payer currency, ISO 4217; differs from the transaction currency; required if the payer accepted',
     },
     payerExchangeRate: {
       kind: 'string',
@@ -19,9 +28,18 @@ export const currencyConversion = group(
       format: 'a decimal number',
       description: 'Exchange rate offered to the payer',
     },
-    provider: { kind: 'enum', values: ['DCC_PROVIDER_A', 'DCC_PROVIDER_B'], description: 'Currency conversion provider' },
+    provider: {
+      kind: 'enum',
+      values: ['DCC_PROVIDER_A', 'DCC_PROVIDER_B'],
+      description: 'Currency conversion provider',
+    },
     providerReceipt: { kind: 'string', min: 1, max: 100, description: "The provider's receipt" },
-    requestId: { kind: 'string', min: 1, max: 100, description: 'As returned by the payment options inquiry' },
+    requestId: {
+      kind: 'string',
+      min: 1,
+      max: 100,
+      description: 'As returned by the payment options inquiry',
+    },
     uptake: {
       kind: 'enum',
       values: ['ACCEPTED', 'DECLINED', 'NOT_AVAILABLE', 'NOT_REQUIRED'],
@@ -30,6 +48,10 @@ export const currencyConversion = group(
   },
   [
     { check: 'requiredWhen', field: 'payerAmount', when: { field: 'uptake', equals: 'ACCEPTED' } },
-    { check: 'requiredWhen', field: 'payerCurrency', when: { field: 'uptake', equals: 'ACCEPTED' } },
+    {
+      check: 'requiredWhen',
+      field: 'payerCurrency',
+      when: { field: 'uptake', equals: 'ACCEPTED' },
+    },
   ],
 );

@@ -2,13 +2,28 @@ import { group, pick } from '../model/compose';
 import type { Fields, LeafField } from '../model/field';
 
 /** A payment session id; also sourceOfFunds.session in Verify version 16. */
-export const sessionId: LeafField = { kind: 'ascii', min: 31, max: 35, description: 'Payment session identifier' };
+export const sessionId: LeafField = {
+  kind: 'ascii',
+  min: 31,
+  max: 35,
+  description: 'Payment session identifier',
+};
 
 /** General request fields, accepted by all operations unless an operation says otherwise. */
 export const generalFields = {
-  correlationId: { kind: 'string', min: 1, max: 100, description: 'Echoed in the response; not validated or stored' },
+  correlationId: {
+    kind: 'string',
+    min: 1,
+    max: 100,
+    description: 'Echoed in the response; not validated or stored',
+  },
   externalTokenProvider: group('External token provider', {
-    customData: { kind: 'string', min: 1, max: 4000, description: 'Data for the token provider; never sensitive data' },
+    customData: {
+      kind: 'string',
+      min: 1,
+      max: 4000,
+      description: 'Data for the token provider; never sensitive data',
+    },
   }),
   lineOfBusiness: {
     kind: 'string',
@@ -18,13 +33,19 @@ export const generalFields = {
     format: 'without spaces',
     description: 'Line of business; omit for the null line',
   },
-  partnerSolutionId: { kind: 'string', min: 1, max: 40, description: 'Solution id issued by the payment provider' },
+  partnerSolutionId: {
+    kind: 'string',
+    min: 1,
+    max: 40,
+    description: 'Solution id issued by the payment provider',
+  },
   responseControls: group('Response controls', {
     sensitiveData: {
       kind: 'string',
       min: 1,
       max: 50,
-      description: 'UNMASK asks for unmasked bank account numbers (certificate authentication only)',
+      description:
+        'UNMASK asks for unmasked bank account numbers (certificate authentication only)',
     },
   }),
   session: group('Payment session', {

@@ -17,7 +17,8 @@ const orderTax = group('A tax included in the tax amount', {
 export const orderFields = {
   acceptPartialAmount: {
     kind: 'boolean',
-    description: 'Accepts approval of part of the amount; required true where the acquirer approves partially',
+    description:
+      'Accepts approval of part of the amount; required true where the acquirer approves partially',
   },
   amount: { kind: 'decimal', description: 'Total amount of the order' },
   currency: { kind: 'alpha3Upper', description: 'Currency of the order, ISO 4217' },
@@ -31,7 +32,12 @@ export const orderFields = {
   },
   customerNote: { kind: 'string', min: 1, max: 250, description: "The payer's note on the order" },
   customerOrderDate: { kind: 'date', description: 'Date the payer placed the order' },
-  customerReference: { kind: 'ascii', min: 0, max: 25, description: "The payer's reference for the order" },
+  customerReference: {
+    kind: 'ascii',
+    min: 0,
+    max: 25,
+    description: "The payer's reference for the order",
+  },
   description: { kind: 'string', min: 1, max: 127, description: 'Description of the order' },
   discount: group('Discount on the order', {
     amount: { kind: 'decimal', description: 'Discount amount, subtracted from the sub-totals' },
@@ -46,8 +52,16 @@ export const orderFields = {
     max: 4,
     description: 'Merchant category code; overrides the default of the acquirer link',
   },
-  notificationUrl: { kind: 'httpsUrl', description: 'Target of webhook notifications for the order' },
-  owningEntity: { kind: 'string', min: 1, max: 40, description: 'Entity within the merchant that owns the order' },
+  notificationUrl: {
+    kind: 'httpsUrl',
+    description: 'Target of webhook notifications for the order',
+  },
+  owningEntity: {
+    kind: 'string',
+    min: 1,
+    max: 40,
+    description: 'Entity within the merchant that owns the order',
+  },
   productSKU: { kind: 'string', min: 1, max: 15, description: 'Stock keeping unit of the product' },
   recurringPaymentAgreement: {
     kind: 'alphanumeric',
@@ -55,8 +69,18 @@ export const orderFields = {
     max: 30,
     description: 'Identifier of the recurring payment agreement',
   },
-  reference: { kind: 'string', min: 1, max: 40, description: "The merchant's reference for the order" },
-  requestorName: { kind: 'string', min: 1, max: 100, description: 'Name of the person requesting the goods' },
+  reference: {
+    kind: 'string',
+    min: 1,
+    max: 40,
+    description: "The merchant's reference for the order",
+  },
+  requestorName: {
+    kind: 'string',
+    min: 1,
+    max: 100,
+    description: 'Name of the person requesting the goods',
+  },
   shippingAndHandlingAmount: { kind: 'decimal', description: 'Shipping and handling amount' },
   statementDescriptor: group("Descriptor printed on the payer's statement", {
     address,
@@ -66,9 +90,18 @@ export const orderFields = {
   subMerchant: group('Sub-merchant of a payment aggregator; initial transaction only', { address }),
   tax: { kind: 'array', of: orderTax, maxItems: 100, description: 'Breakdown of the tax amount' },
   taxAmount: { kind: 'decimal', description: 'Total tax amount' },
-  taxRegistrationId: { kind: 'string', min: 1, max: 20, description: "The merchant's tax registration id" },
+  taxRegistrationId: {
+    kind: 'string',
+    min: 1,
+    max: 20,
+    description: "The merchant's tax registration id",
+  },
   walletIndicator: { kind: 'string', min: 3, max: 3, description: 'Wallet indicator' },
-  walletProvider: { kind: 'enum', values: ['WALLET_A', 'WALLET_B'], description: 'Wallet the payer used' },
+  walletProvider: {
+    kind: 'enum',
+    values: ['WALLET_A', 'WALLET_B'],
+    description: 'Wallet the payer used',
+  },
 } satisfies Fields;
 
 /**
@@ -82,6 +115,18 @@ export const orderTotalChecks: readonly CrossCheck[] = [
     add: ['itemAmount', 'taxAmount', 'shippingAndHandlingAmount'],
     subtract: ['discount.amount'],
   },
-  { check: 'itemSum', target: 'itemAmount', items: 'item', quantity: 'quantity', price: 'unitPrice' },
-  { check: 'itemSum', target: 'taxAmount', items: 'item', quantity: 'quantity', price: 'unitTaxAmount' },
+  {
+    check: 'itemSum',
+    target: 'itemAmount',
+    items: 'item',
+    quantity: 'quantity',
+    price: 'unitPrice',
+  },
+  {
+    check: 'itemSum',
+    target: 'taxAmount',
+    items: 'item',
+    quantity: 'quantity',
+    price: 'unitTaxAmount',
+  },
 ];

@@ -1,7 +1,11 @@
 import { group } from '../model/compose';
 
 export const risk = group('Risk assessment', {
-  bypassMerchantRiskRules: { kind: 'enum', values: ['ALL'], description: 'Skips the merchant risk rules' },
+  bypassMerchantRiskRules: {
+    kind: 'enum',
+    values: ['ALL'],
+    description: 'Skips the merchant risk rules',
+  },
   custom: {
     kind: 'map',
     keyPattern: '^[A-Za-z0-9]{1,100}$',

@@ -4,7 +4,13 @@ import { contactFields } from './customer.group';
 import { sessionId } from './general.group';
 
 const expiryFields = {
-  month: { kind: 'digits', min: 1, max: 2, range: { min: 1, max: 12 }, description: 'Expiry month, 1 to 12' },
+  month: {
+    kind: 'digits',
+    min: 1,
+    max: 2,
+    range: { min: 1, max: 12 },
+    description: 'Expiry month, 1 to 12',
+  },
   year: { kind: 'digits', min: 2, max: 2, description: 'Expiry year: 2000 plus this value' },
 } satisfies Fields;
 
@@ -12,7 +18,13 @@ const cardFields = {
   expiry: group('Card expiry', expiryFields),
   holder: group('Cardholder as printed on the card', pick(contactFields, 'firstName', 'lastName')),
   number: { kind: 'digits', min: 9, max: 19, sensitive: true, description: 'Card number' },
-  securityCode: { kind: 'digits', min: 3, max: 4, sensitive: true, description: 'Card security code' },
+  securityCode: {
+    kind: 'digits',
+    min: 3,
+    max: 4,
+    sensitive: true,
+    description: 'Card security code',
+  },
 } satisfies Fields;
 
 export const card = group('Card details', cardFields);
@@ -20,7 +32,12 @@ export const card = group('Card details', cardFields);
 /** Verify version 16: card details, when sent, include the expiry month and year. */
 export const cardV16 = group('Card details', {
   ...cardFields,
-  expiry: required(group('Card expiry', { month: required(expiryFields.month), year: required(expiryFields.year) })),
+  expiry: required(
+    group('Card expiry', {
+      month: required(expiryFields.month),
+      year: required(expiryFields.year),
+    }),
+  ),
 });
 
 const giftCard = group('Gift card', {
@@ -37,7 +54,13 @@ const ach = group('Automated Clearing House (direct debit) account', {
     required: true,
     description: 'Kind of bank account',
   },
-  bankAccountHolder: { kind: 'string', min: 1, max: 28, required: true, description: 'Name of the account holder' },
+  bankAccountHolder: {
+    kind: 'string',
+    min: 1,
+    max: 28,
+    required: true,
+    description: 'Name of the account holder',
+  },
   bankAccountNumber: {
     kind: 'string',
     min: 1,
@@ -48,7 +71,13 @@ const ach = group('Automated Clearing House (direct debit) account', {
     sensitive: true,
     description: 'Bank account number',
   },
-  routingNumber: { kind: 'digits', min: 9, max: 9, required: true, description: 'Routing transit number' },
+  routingNumber: {
+    kind: 'digits',
+    min: 9,
+    max: 9,
+    required: true,
+    description: 'Routing transit number',
+  },
   secCode: {
     kind: 'enum',
     values: ['PPD', 'TEL', 'WEB'],
@@ -64,25 +93,62 @@ const providerA = group('Browser payment provider A account', {
 
 /** Provider B is a German bank transfer: the bank identifier must be collected from the payer. */
 const providerB = group('Bank transfer provider B', {
-  bankIdentifier: { kind: 'digits', min: 8, max: 8, required: true, description: 'German bank identifier' },
+  bankIdentifier: {
+    kind: 'digits',
+    min: 8,
+    max: 8,
+    required: true,
+    description: 'German bank identifier',
+  },
 });
 
 const providerC = group('Bank transfer provider C', {
-  bankAccountHolder: { kind: 'string', min: 1, max: 255, description: 'Name of the account holder' },
-  bankAccountNumber: { kind: 'string', min: 1, max: 30, sensitive: true, description: 'Bank account number' },
+  bankAccountHolder: {
+    kind: 'string',
+    min: 1,
+    max: 255,
+    description: 'Name of the account holder',
+  },
+  bankAccountNumber: {
+    kind: 'string',
+    min: 1,
+    max: 30,
+    sensitive: true,
+    description: 'Bank account number',
+  },
   bankIdentifier: { kind: 'string', min: 1, max: 30, description: 'Bank identifier' },
   bic: { kind: 'string', min: 1, max: 50, description: 'Bank identifier code' },
   country: { kind: 'alpha3Upper', description: 'Country of the bank, ISO 3166 alpha-3' },
-  iban: { kind: 'string', min: 1, max: 50, sensitive: true, description: 'International bank account number' },
+  iban: {
+    kind: 'string',
+    min: 1,
+    max: 50,
+    sensitive: true,
+    description: 'International bank account number',
+  },
 });
 
 const sourceOfFundsType: LeafField = {
   kind: 'enum',
-  values: ['ACH', 'PROVIDER_D', 'CARD', 'GIFT_CARD', 'PROVIDER_B', 'PROVIDER_A', 'PROVIDER_C', 'PROVIDER_E'],
+  values: [
+    'ACH',
+    'PROVIDER_D',
+    'CARD',
+    'GIFT_CARD',
+    'PROVIDER_B',
+    'PROVIDER_A',
+    'PROVIDER_C',
+    'PROVIDER_E',
+  ],
   description: 'Kind of payment instrument',
 };
 
-const token: LeafField = { kind: 'alphanumeric', min: 1, max: 40, description: 'Card token standing for the card details' };
+const token: LeafField = {
+  kind: 'alphanumeric',
+  min: 1,
+  max: 40,
+  description: 'Card token standing for the card details',
+};
 
 const providedFields = { ach, card, giftCard, providerA, providerB, providerC } satisfies Fields;
 
@@ -96,7 +162,10 @@ export const sourceOfFunds = group('The payment instrument', {
 /** Verify version 16: top-level source of funds, with a session alternative. */
 export const sourceOfFundsV16 = required(
   group('The payment instrument', {
-    provided: group('Payment details supplied in the request', { ...providedFields, card: cardV16 }),
+    provided: group('Payment details supplied in the request', {
+      ...providedFields,
+      card: cardV16,
+    }),
     session: sessionId,
     token,
     type: sourceOfFundsType,
@@ -111,7 +180,15 @@ export const voidSourceOfFunds = group('The payment instrument', {
 /** Initiate Browser Payment: a provider, chosen by type (the shown subset of the values). */
 export const browserPaymentSourceOfFunds = required(
   group('The browser payment provider', {
-    provided: group('Payment details supplied in the request', pick(providedFields, 'providerA', 'providerB', 'providerC')),
-    type: { kind: 'enum', values: ['PROVIDER_D', 'PROVIDER_B', 'PROVIDER_A'], required: true, description: 'Provider' },
+    provided: group(
+      'Payment details supplied in the request',
+      pick(providedFields, 'providerA', 'providerB', 'providerC'),
+    ),
+    type: {
+      kind: 'enum',
+      values: ['PROVIDER_D', 'PROVIDER_B', 'PROVIDER_A'],
+      required: true,
+      description: 'Provider',
+    },
   }),
 );

@@ -6,11 +6,22 @@
 /** Leaf rules: one JSON value, checked on its own. */
 export type LeafRule =
   /** Any characters; `pattern` (regex source) narrows them, `format` says so in words for the error. */
-  | { readonly kind: 'string'; readonly min: number; readonly max: number; readonly pattern?: string; readonly format?: string }
+  | {
+      readonly kind: 'string';
+      readonly min: number;
+      readonly max: number;
+      readonly pattern?: string;
+      readonly format?: string;
+    }
   | { readonly kind: 'ascii'; readonly min: number; readonly max: number }
   | { readonly kind: 'alphanumeric'; readonly min: number; readonly max: number }
   /** A string of digits; `range` bounds its numeric value (compared exactly, any length). */
-  | { readonly kind: 'digits'; readonly min: number; readonly max: number; readonly range?: { readonly min?: number; readonly max?: number } }
+  | {
+      readonly kind: 'digits';
+      readonly min: number;
+      readonly max: number;
+      readonly range?: { readonly min?: number; readonly max?: number };
+    }
   /** Request decimal string: 0-9 and '.', 1-14 characters, at most 3 decimals; '-' only when allowed. */
   | { readonly kind: 'decimal'; readonly allowNegative?: boolean }
   /** A JSON number that is an integer. */
@@ -74,10 +85,25 @@ export type Fields = { readonly [name: string]: Field };
  */
 export type CrossCheck =
   /** `target` equals the sum of the `add` fields minus the `subtract` fields, when any `add` field is given. */
-  | { readonly check: 'sumEquals'; readonly target: string; readonly add: readonly string[]; readonly subtract: readonly string[] }
+  | {
+      readonly check: 'sumEquals';
+      readonly target: string;
+      readonly add: readonly string[];
+      readonly subtract: readonly string[];
+    }
   /** `target` equals sum(quantity x `price`) over the `items` array, when both are given. */
-  | { readonly check: 'itemSum'; readonly target: string; readonly items: string; readonly quantity: string; readonly price: string }
-  | { readonly check: 'requiredWhen'; readonly field: string; readonly when: { readonly field: string; readonly equals: string } }
+  | {
+      readonly check: 'itemSum';
+      readonly target: string;
+      readonly items: string;
+      readonly quantity: string;
+      readonly price: string;
+    }
+  | {
+      readonly check: 'requiredWhen';
+      readonly field: string;
+      readonly when: { readonly field: string; readonly equals: string };
+    }
   | { readonly check: 'differs'; readonly field: string; readonly from: string }
   /** At least one of `fields` is supplied; reported as missing on the first. */
   | { readonly check: 'oneOf'; readonly fields: readonly string[] };

@@ -15,7 +15,10 @@ export const initiateAuthentication = contract(
   undefined,
   'Find out whether 3-D Secure authentication is available for the card',
   {
-    authentication: group('The authentication', pick(authenticationFields, 'acceptVersions', 'channel', 'purpose')),
+    authentication: group(
+      'The authentication',
+      pick(authenticationFields, 'acceptVersions', 'channel', 'purpose'),
+    ),
     order: required(group('The order', { currency: required(orderFields.currency) })),
     sourceOfFunds,
     ...generalFields,
@@ -45,10 +48,19 @@ export const authenticatePayerV54 = contract(
     billing: authenticationBilling,
     customer,
     device: authenticationDevice,
-    order: group('The order', pick(orderFields, 'amount', 'currency', 'custom', 'description', 'merchantCategoryCode')),
+    order: group(
+      'The order',
+      pick(orderFields, 'amount', 'currency', 'custom', 'description', 'merchantCategoryCode'),
+    ),
     shipping,
     sourceOfFunds,
     ...generalFields,
   },
-  [{ check: 'requiredWhen', field: 'device.browser', when: { field: 'authentication.channel', equals: 'PAYER_BROWSER' } }],
+  [
+    {
+      check: 'requiredWhen',
+      field: 'device.browser',
+      when: { field: 'authentication.channel', equals: 'PAYER_BROWSER' },
+    },
+  ],
 );

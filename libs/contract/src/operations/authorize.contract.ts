@@ -19,7 +19,10 @@ const fields = {
   '3DSecure': threeDSecure,
   '3DSecureId': threeDSecureId,
   agreement,
-  authentication: group('Proof of a 3-D Secure authentication', pick(authenticationFields, 'transactionId')),
+  authentication: group(
+    'Proof of a 3-D Secure authentication',
+    pick(authenticationFields, 'transactionId'),
+  ),
   billing,
   currencyConversion,
   customer,
@@ -27,7 +30,11 @@ const fields = {
   order: required(
     group(
       'The order',
-      { ...orderFields, amount: required(orderFields.amount), currency: required(orderFields.currency) },
+      {
+        ...orderFields,
+        amount: required(orderFields.amount),
+        currency: required(orderFields.currency),
+      },
       orderTotalChecks,
     ),
   ),

@@ -40,7 +40,10 @@ export const refundV26 = contract('REFUND', 26, 'Refund captured funds', {
   billing,
   customer,
   device,
-  order: group('The order', { ...orderInBoth, ...pick(orderFields, 'productSKU', 'taxRegistrationId') }),
+  order: group('The order', {
+    ...orderInBoth,
+    ...pick(orderFields, 'productSKU', 'taxRegistrationId'),
+  }),
   shipping,
   sourceOfFunds,
   transaction,
@@ -59,7 +62,13 @@ export const refundV41 = contract(
     device,
     order: group('The order', {
       ...orderInBoth,
-      ...pick(orderFields, 'acceptPartialAmount', 'owningEntity', 'statementDescriptor', 'subMerchant'),
+      ...pick(
+        orderFields,
+        'acceptPartialAmount',
+        'owningEntity',
+        'statementDescriptor',
+        'subMerchant',
+      ),
     }),
     shipping,
     sourceOfFunds,

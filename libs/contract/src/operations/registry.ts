@@ -26,7 +26,9 @@ export const API_OPERATIONS = Object.keys(shapes) as readonly ApiOperation[];
 export const MIN_VERSION = 1;
 export const MAX_VERSION = 100;
 
-export const allContracts: readonly OperationContract[] = API_OPERATIONS.flatMap((op) => shapes[op]);
+export const allContracts: readonly OperationContract[] = API_OPERATIONS.flatMap(
+  (op) => shapes[op],
+);
 
 export function isApiOperation(value: unknown): value is ApiOperation {
   return typeof value === 'string' && Object.hasOwn(shapes, value);
@@ -41,11 +43,15 @@ export function isSupportedVersion(version: number): boolean {
  * shown when the request is older than all (behaviour notes, "API versions").
  * Undefined for an unknown operation; a version outside 1-100 throws, callers check it first.
  */
-export function resolveContract(apiOperation: string, version: number): OperationContract | undefined {
+export function resolveContract(
+  apiOperation: string,
+  version: number,
+): OperationContract | undefined {
   if (!isSupportedVersion(version)) throw new RangeError(`Unsupported API version ${version}`);
   if (!isApiOperation(apiOperation)) return undefined;
   const candidates = shapes[apiOperation];
   let chosen = candidates[0];
-  for (const shape of candidates) if (shape.version === undefined || shape.version <= version) chosen = shape;
+  for (const shape of candidates)
+    if (shape.version === undefined || shape.version <= version) chosen = shape;
   return chosen;
 }

@@ -13,7 +13,13 @@ export const verifyV29 = contract('VERIFY', 29, 'Verify a card account', {
   billing,
   customer,
   device,
-  order: required(group('The order', { ...orderFields, currency: required(orderFields.currency) }, orderTotalChecks)),
+  order: required(
+    group(
+      'The order',
+      { ...orderFields, currency: required(orderFields.currency) },
+      orderTotalChecks,
+    ),
+  ),
   shipping,
   sourceOfFunds,
   ...generalFields,
@@ -29,6 +35,8 @@ export const verifyV16 = contract('VERIFY', 16, 'Verify a card account', {
   order: group('The order', pick(orderFields, 'notificationUrl', 'reference')),
   shipping: shippingV16,
   sourceOfFunds: sourceOfFundsV16,
-  transaction: required(group('The verification', { currency: required(transactionFields.currency) })),
+  transaction: required(
+    group('The verification', { currency: required(transactionFields.currency) }),
+  ),
   ...generalFields,
 });

@@ -1,4 +1,12 @@
-import type { ArrayField, CrossCheck, Field, GroupField, LeafField, MapField, OperationContract } from '@gateway/contract';
+import type {
+  ArrayField,
+  CrossCheck,
+  Field,
+  GroupField,
+  LeafField,
+  MapField,
+  OperationContract,
+} from '@gateway/contract';
 import { mapSamples, validSample, validSamples } from './samples';
 
 /**
@@ -48,7 +56,8 @@ function sampleOf(field: Field): unknown {
 /** The required members of a group (recursively). */
 function fill(group: GroupField): Json {
   const out: Json = {};
-  for (const [name, field] of Object.entries(group.fields)) if (field.required) out[name] = sampleOf(field);
+  for (const [name, field] of Object.entries(group.fields))
+    if (field.required) out[name] = sampleOf(field);
   return out;
 }
 
@@ -60,7 +69,8 @@ function present(group: GroupField): Json {
   return { [name]: sampleOf(field) };
 }
 
-const segmentsOf = (path: string) => path.split('.').map((s) => ({ name: s.replace(/\[0\]$/, ''), indexed: s.endsWith('[0]') }));
+const segmentsOf = (path: string) =>
+  path.split('.').map((s) => ({ name: s.replace(/\[0\]$/, ''), indexed: s.endsWith('[0]') }));
 
 export function valueAt(body: Json, path: string): unknown {
   let value: unknown = body;
@@ -119,7 +129,8 @@ function satisfyChecks(contract: OperationContract, body: Json): void {
   const placed: { base: string; check: CrossCheck }[] = [];
   const visit = (group: GroupField, base: string): void => {
     for (const check of group.checks ?? []) placed.push({ base, check });
-    for (const [name, field] of Object.entries(group.fields)) if (field.kind === 'group') visit(field, base ? `${base}.${name}` : name);
+    for (const [name, field] of Object.entries(group.fields))
+      if (field.kind === 'group') visit(field, base ? `${base}.${name}` : name);
   };
   visit(contract.body, '');
   const at = (base: string, path: string) => (base ? `${base}.${path}` : path);
@@ -128,20 +139,33 @@ function satisfyChecks(contract: OperationContract, body: Json): void {
   for (const { base, check } of placed) {
     switch (check.check) {
       case 'requiredWhen':
-        if (valueAt(body, at(base, check.when.field)) === check.when.equals && !isSent(valueAt(body, at(base, check.field)))) {
+        if (
+          valueAt(body, at(base, check.when.field)) === check.when.equals &&
+          !isSent(valueAt(body, at(base, check.field)))
+        ) {
           place(contract, body, at(base, check.field), sampleAt(contract, at(base, check.field)));
         }
         break;
       case 'oneOf':
         if (!check.fields.some((f) => isSent(valueAt(body, at(base, f))))) {
-          place(contract, body, at(base, check.fields[0]), sampleAt(contract, at(base, check.fields[0])));
+          place(
+            contract,
+            body,
+            at(base, check.fields[0]),
+            sampleAt(contract, at(base, check.fields[0])),
+          );
         }
         break;
       case 'differs': {
         const path = at(base, check.field);
         const mine = valueAt(body, path);
         if (mine !== undefined && mine === valueAt(body, at(base, check.from))) {
-          place(contract, body, path, validSamples(leafAt(contract, path)).find((v) => v !== mine));
+          place(
+            contract,
+            body,
+            path,
+            validSamples(leafAt(contract, path)).find((v) => v !== mine),
+          );
         }
         break;
       }
@@ -150,18 +174,28 @@ function satisfyChecks(contract: OperationContract, body: Json): void {
         const target = at(base, check.target);
         if (!Array.isArray(items) || thousandths(valueAt(body, target)) === undefined) break;
         const priced = items.filter((item: Json) => item[check.price] !== undefined);
-        const sum = priced.reduce((total: bigint, item: Json) => total + BigInt(item[check.quantity] as string) * (thousandths(item[check.price]) ?? 0n), 0n);
+        const sum = priced.reduce(
+          (total: bigint, item: Json) =>
+            total + BigInt(item[check.quantity] as string) * (thousandths(item[check.price]) ?? 0n),
+          0n,
+        );
         if (priced.length > 0) place(contract, body, target, decimal(sum));
         break;
       }
       case 'sumEquals': {
         const target = at(base, check.target);
-        const adds = check.add.map((p) => valueAt(body, at(base, p))).filter((v) => v !== undefined);
+        const adds = check.add
+          .map((p) => valueAt(body, at(base, p)))
+          .filter((v) => v !== undefined);
         if (adds.length === 0 || thousandths(valueAt(body, target)) === undefined) break;
-        const subtracts = check.subtract.map((p) => valueAt(body, at(base, p))).filter((v) => v !== undefined);
+        const subtracts = check.subtract
+          .map((p) => valueAt(body, at(base, p)))
+          .filter((v) => v !== undefined);
         const values = [...adds, ...subtracts].map(thousandths);
         if (values.some((v) => v === undefined || v < 0n)) break;
-        const total = adds.reduce((t: bigint, v) => t + (thousandths(v) as bigint), 0n) - subtracts.reduce((t: bigint, v) => t + (thousandths(v) as bigint), 0n);
+        const total =
+          adds.reduce((t: bigint, v) => t + (thousandths(v) as bigint), 0n) -
+          subtracts.reduce((t: bigint, v) => t + (thousandths(v) as bigint), 0n);
         place(contract, body, target, decimal(total));
         break;
       }
@@ -181,7 +215,8 @@ export function fieldAtPath(contract: OperationContract, path: string): Field {
 
 function leafAt(contract: OperationContract, path: string): LeafField {
   const field = fieldAtPath(contract, path);
-  if (field.kind === 'group' || field.kind === 'array' || field.kind === 'map') throw new Error(`${path} is not a leaf`);
+  if (field.kind === 'group' || field.kind === 'array' || field.kind === 'map')
+    throw new Error(`${path} is not a leaf`);
   return field;
 }
 
@@ -224,7 +259,9 @@ export function siblingOf(contract: OperationContract, path: string): string | u
   const group = parent === '' ? contract.body : fieldAtPath(contract, parent);
   const of = group.kind === 'array' ? group.of : group;
   if (of.kind !== 'group') return undefined;
-  const name = Object.keys(of.fields).find((n) => n !== own && of.fields[n].kind !== 'group' && of.fields[n].kind !== 'array');
+  const name = Object.keys(of.fields).find(
+    (n) => n !== own && of.fields[n].kind !== 'group' && of.fields[n].kind !== 'array',
+  );
   return name === undefined ? undefined : parent ? `${parent}.${name}` : name;
 }
 

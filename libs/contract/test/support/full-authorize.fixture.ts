@@ -18,7 +18,12 @@ export function fullAuthorizeBody(): Record<string, unknown> {
       enrollmentStatus: 'ENROLLED',
       xid: 'AAAAAAAAAAAAAAAAAAAAAAAAAAA=',
     },
-    agreement: { id: 'AGR-1', type: 'RECURRING', expiryDate: '2030-12-31', recurring: { daysBetweenPayments: 30 } },
+    agreement: {
+      id: 'AGR-1',
+      type: 'RECURRING',
+      expiryDate: '2030-12-31',
+      recurring: { daysBetweenPayments: 30 },
+    },
     authentication: { transactionId: 'auth-1' },
     billing: { address },
     correlationId: 'corr-123',
@@ -43,7 +48,8 @@ export function fullAuthorizeBody(): Record<string, unknown> {
     device: {
       ani: '5550100',
       aniCallType: '01',
-      browser: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+      browser:
+        'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
       fingerprint: 'fp-0123456789abcdef',
       hostname: 'host.example.com',
       ipAddress: '192.168.1.10',
@@ -60,9 +66,23 @@ export function fullAuthorizeBody(): Record<string, unknown> {
       description: 'Books and stationery',
       discount: { amount: '5.00', code: 'SPRING', description: 'Spring sale' },
       item: [
-        { name: 'Book', quantity: '2', unitPrice: '20.00', unitTaxAmount: '2.00', sku: 'BK-1', brand: 'Pub', category: 'books', description: 'Hardcover' },
+        {
+          name: 'Book',
+          quantity: '2',
+          unitPrice: '20.00',
+          unitTaxAmount: '2.00',
+          sku: 'BK-1',
+          brand: 'Pub',
+          category: 'books',
+          description: 'Hardcover',
+        },
         { name: 'Pen', quantity: '5', unitPrice: '3.00', unitTaxAmount: '0.30', sku: 'PN-1' },
-        { name: 'Voucher', quantity: '1', unitPrice: '-2.00', industryCategory: 'HEALTHCARE_OTHER' },
+        {
+          name: 'Voucher',
+          quantity: '1',
+          unitPrice: '-2.00',
+          industryCategory: 'HEALTHCARE_OTHER',
+        },
       ],
       itemAmount: '53.00',
       merchantCategoryCode: '5942',
@@ -87,7 +107,13 @@ export function fullAuthorizeBody(): Record<string, unknown> {
     session: { id: 'SESSION0002345678901234567890123', version: 'abcdef0123' },
     shipping: {
       address,
-      contact: { email: 'john@example.com', firstName: 'John', lastName: 'Doe', mobilePhone: '+1 555 0102', phone: '+1 555 0103' },
+      contact: {
+        email: 'john@example.com',
+        firstName: 'John',
+        lastName: 'Doe',
+        mobilePhone: '+1 555 0102',
+        phone: '+1 555 0103',
+      },
       method: 'GROUND',
     },
     sourceOfFunds: {
@@ -101,7 +127,13 @@ export function fullAuthorizeBody(): Record<string, unknown> {
         },
       },
     },
-    transaction: { reference: 'TXN-REF-1', source: 'INTERNET', frequency: 'SINGLE', merchantNote: 'first order', taxAmount: '5.500' },
+    transaction: {
+      reference: 'TXN-REF-1',
+      source: 'INTERNET',
+      frequency: 'SINGLE',
+      merchantNote: 'first order',
+      taxAmount: '5.500',
+    },
     userId: 'user-1',
   };
 }

@@ -1,4 +1,9 @@
-import { resolveContract, validateRequest, type FieldError, type OperationContract } from '@gateway/contract';
+import {
+  resolveContract,
+  validateRequest,
+  type FieldError,
+  type OperationContract,
+} from '@gateway/contract';
 
 /** A conforming AUTHORIZE body to vary in hand-written tests. */
 export function authorizeBody(): Record<string, any> {
@@ -7,7 +12,13 @@ export function authorizeBody(): Record<string, any> {
     order: { amount: '10.00', currency: 'USD' },
     sourceOfFunds: {
       type: 'CARD',
-      provided: { card: { number: '5123450000000008', expiry: { month: '1', year: '39' }, securityCode: '100' } },
+      provided: {
+        card: {
+          number: '5123450000000008',
+          expiry: { month: '1', year: '39' },
+          securityCode: '100',
+        },
+      },
     },
   };
 }
@@ -25,8 +36,12 @@ export function errorOf(body: unknown, contract = contractFor('AUTHORIZE', 39)):
   return result.error;
 }
 
-export function valueOf(body: unknown, contract = contractFor('AUTHORIZE', 39)): Record<string, unknown> {
+export function valueOf(
+  body: unknown,
+  contract = contractFor('AUTHORIZE', 39),
+): Record<string, unknown> {
   const result = validateRequest(contract, body);
-  if (!result.ok) throw new Error(`expected the body to be accepted: ${JSON.stringify(result.error)}`);
+  if (!result.ok)
+    throw new Error(`expected the body to be accepted: ${JSON.stringify(result.error)}`);
   return result.value;
 }

@@ -15,7 +15,11 @@ export interface BadSample {
 function fitting(pattern: string | undefined, length: number): string | undefined {
   if (length === 0) return '';
   const regex = pattern ? new RegExp(pattern) : undefined;
-  const candidates = ['a'.repeat(length), '1'.repeat(length), ['1.2.3.4', '10.20.30.40', '100.200.10.255'].find((ip) => ip.length === length)];
+  const candidates = [
+    'a'.repeat(length),
+    '1'.repeat(length),
+    ['1.2.3.4', '10.20.30.40', '100.200.10.255'].find((ip) => ip.length === length),
+  ];
   return candidates.find((c): c is string => c !== undefined && (!regex || regex.test(c)));
 }
 
@@ -34,11 +38,16 @@ export function validSamples(rule: LeafRule): unknown[] {
     case 'digits': {
       const low = rule.range?.min ?? 0;
       const first = String(Math.max(low, 1)).padStart(rule.min, '0');
-      const highest = rule.range?.max === undefined ? '9'.repeat(rule.max) : String(rule.range.max).padStart(rule.min, '0');
+      const highest =
+        rule.range?.max === undefined
+          ? '9'.repeat(rule.max)
+          : String(rule.range.max).padStart(rule.min, '0');
       return [first, highest];
     }
     case 'decimal':
-      return rule.allowNegative ? ['1.000', '0', '-2.5', '1000000000000'] : ['1.000', '0', '12.5', '1000000000000'];
+      return rule.allowNegative
+        ? ['1.000', '0', '-2.5', '1000000000000']
+        : ['1.000', '0', '12.5', '1000000000000'];
     case 'integer':
       return [rule.min, rule.max];
     case 'boolean':
@@ -79,23 +88,38 @@ export function badSamples(rule: LeafRule): BadSample[] {
       const samples = [notString, ...lengths(rule.min, rule.max, filler)];
       if (rule.pattern) {
         const regex = new RegExp(rule.pattern);
-        const breaking = ['!', ' ', '/', 'é'].map((c) => c.padStart(Math.max(rule.min, 1), filler)).find((c) => !regex.test(c));
+        const breaking = ['!', ' ', '/', 'é']
+          .map((c) => c.padStart(Math.max(rule.min, 1), filler))
+          .find((c) => !regex.test(c));
         if (breaking) samples.push({ rule: 'pattern', value: breaking });
       }
       return samples;
     }
     case 'ascii':
-      return [notString, ...lengths(rule.min, rule.max, 'a'), { rule: 'ASCII only', value: 'é'.repeat(Math.max(rule.min, 1)) }];
+      return [
+        notString,
+        ...lengths(rule.min, rule.max, 'a'),
+        { rule: 'ASCII only', value: 'é'.repeat(Math.max(rule.min, 1)) },
+      ];
     case 'alphanumeric':
-      return [notString, ...lengths(rule.min, rule.max, 'a'), { rule: 'letters and digits only', value: '-'.repeat(Math.max(rule.min, 1)) }];
+      return [
+        notString,
+        ...lengths(rule.min, rule.max, 'a'),
+        { rule: 'letters and digits only', value: '-'.repeat(Math.max(rule.min, 1)) },
+      ];
     case 'digits': {
       const samples: BadSample[] = [
         { rule: 'JSON type', value: 5 },
         { rule: 'digits only', value: 'a'.padStart(rule.min, '1') },
         ...lengths(rule.min, rule.max, '1'),
       ];
-      if (rule.range?.min !== undefined) samples.push({ rule: 'lowest value', value: String(rule.range.min - 1).padStart(rule.min, '0') });
-      if (rule.range?.max !== undefined) samples.push({ rule: 'highest value', value: String(rule.range.max + 1) });
+      if (rule.range?.min !== undefined)
+        samples.push({
+          rule: 'lowest value',
+          value: String(rule.range.min - 1).padStart(rule.min, '0'),
+        });
+      if (rule.range?.max !== undefined)
+        samples.push({ rule: 'highest value', value: String(rule.range.max + 1) });
       return samples;
     }
     case 'decimal':
@@ -107,7 +131,9 @@ export function badSamples(rule: LeafRule): BadSample[] {
         { rule: 'characters', value: '1,50' },
         { rule: 'shape', value: '1.' },
         { rule: 'size', value: '1000000000001' },
-        ...(rule.allowNegative ? [{ rule: 'sign position', value: '1-' }] : [{ rule: 'no sign', value: '-1' }]),
+        ...(rule.allowNegative
+          ? [{ rule: 'sign position', value: '1-' }]
+          : [{ rule: 'no sign', value: '-1' }]),
       ];
     case 'integer':
       return [
@@ -125,7 +151,13 @@ export function badSamples(rule: LeafRule): BadSample[] {
       return [
         { rule: 'JSON type', value: 1 },
         { rule: 'listed value', value: 'NOT_A_LISTED_VALUE' },
-        { rule: 'case', value: rule.values[0].toLowerCase() === rule.values[0] ? rule.values[0].toUpperCase() + 'x' : rule.values[0].toLowerCase() },
+        {
+          rule: 'case',
+          value:
+            rule.values[0].toLowerCase() === rule.values[0]
+              ? rule.values[0].toUpperCase() + 'x'
+              : rule.values[0].toLowerCase(),
+        },
       ];
     case 'enumList':
       return [
@@ -135,13 +167,33 @@ export function badSamples(rule: LeafRule): BadSample[] {
         { rule: 'no empty entry', value: `${rule.values[0]},` },
       ];
     case 'alpha3Upper':
-      return [notString, { rule: 'upper case', value: 'usd' }, { rule: 'length', value: 'US' }, { rule: 'length', value: 'USDX' }];
+      return [
+        notString,
+        { rule: 'upper case', value: 'usd' },
+        { rule: 'length', value: 'US' },
+        { rule: 'length', value: 'USDX' },
+      ];
     case 'date':
-      return [notString, { rule: 'calendar', value: '2023-02-29' }, { rule: 'format', value: '2024/01/01' }, { rule: 'format', value: '2024-1-1' }];
+      return [
+        notString,
+        { rule: 'calendar', value: '2023-02-29' },
+        { rule: 'format', value: '2024/01/01' },
+        { rule: 'format', value: '2024-1-1' },
+      ];
     case 'dateTime':
-      return [notString, { rule: 'time part', value: '2024-05-01' }, { rule: 'hour', value: '2024-05-01T24:00:00.000Z' }, { rule: 'zone', value: '2024-05-01T10:00:00.000' }];
+      return [
+        notString,
+        { rule: 'time part', value: '2024-05-01' },
+        { rule: 'hour', value: '2024-05-01T24:00:00.000Z' },
+        { rule: 'zone', value: '2024-05-01T10:00:00.000' },
+      ];
     case 'httpsUrl':
-      return [notString, { rule: 'https', value: 'http://merchant.example.com/' }, { rule: 'longer than 11', value: 'https://a.b' }, { rule: 'URL', value: 'https://exa mple.com/' }];
+      return [
+        notString,
+        { rule: 'https', value: 'http://merchant.example.com/' },
+        { rule: 'longer than 11', value: 'https://a.b' },
+        { rule: 'URL', value: 'https://exa mple.com/' },
+      ];
     case 'email':
       return [notString, { rule: 'email', value: 'not-an-email' }, { rule: 'email', value: 'a@b' }];
     case 'base64':
@@ -154,20 +206,32 @@ export function badSamples(rule: LeafRule): BadSample[] {
 }
 
 /** A conforming map and, per rule of the map, one breaking it with the member (if any) at fault. */
-export function mapSamples(field: MapField): { valid: Record<string, unknown>; bad: (BadSample & { member?: string })[] } {
+export function mapSamples(field: MapField): {
+  valid: Record<string, unknown>;
+  bad: (BadSample & { member?: string })[];
+} {
   const value = validSample(field.value);
   const bad: (BadSample & { member?: string })[] = [
     { rule: 'member name', value: { ok: value, 'not ok': value }, member: 'not ok' },
-    ...badSamples(field.value).map((b) => ({ rule: `member value: ${b.rule}`, value: { first: value, second: b.value }, member: 'second' })),
+    ...badSamples(field.value).map((b) => ({
+      rule: `member value: ${b.rule}`,
+      value: { first: value, second: b.value },
+      member: 'second',
+    })),
   ];
   if (field.maxKeys !== undefined) {
-    const many = Object.fromEntries(Array.from({ length: field.maxKeys + 1 }, (_, i) => [`k${i}`, value]));
+    const many = Object.fromEntries(
+      Array.from({ length: field.maxKeys + 1 }, (_, i) => [`k${i}`, value]),
+    );
     bad.push({ rule: 'member count', value: many });
   }
   if (field.maxTotalBytes !== undefined) {
     const chunk = 'x'.repeat(1000);
     const count = Math.ceil((field.maxTotalBytes + 1) / 1000);
-    bad.push({ rule: 'total size', value: Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, chunk])) });
+    bad.push({
+      rule: 'total size',
+      value: Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, chunk])),
+    });
   }
   return { valid: { first: value }, bad };
 }

@@ -4,7 +4,6 @@ import {
   IsArray,
   IsDefined,
   IsObject,
-  IsOptional,
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
@@ -41,33 +40,59 @@ export function classFor(group: GroupField, name: string): ContractClass {
   const cls = { [name]: class {} }[name] as ContractClass;
   classes.set(group.fields, cls);
   members.set(cls, group.fields);
-  for (const [member, field] of Object.entries(group.fields)) decorate(cls.prototype, member, field, `${name}_${member}`);
+  for (const [member, field] of Object.entries(group.fields))
+    decorate(cls.prototype, member, field, `${name}_${member}`);
   rememberMetadataOf(cls);
   return cls;
 }
 
+/**
+ * Optional members carry no IsOptional: the engine validates with skipMissingProperties, which has
+ * the same effect on absent members for one metadata entry less per member.
+ */
 function decorate(prototype: object, member: string, field: Field, childName: string): void {
-  const apply = (...decorators: PropertyDecorator[]): void => decorators.forEach((d) => d(prototype, member));
-  apply(field.required ? IsDefined() : IsOptional());
+  const apply = (...decorators: PropertyDecorator[]): void =>
+    decorators.forEach((d) => d(prototype, member));
+  if (field.required) apply(IsDefined());
   switch (field.kind) {
     case 'group': {
       const child = classFor(field, childName);
-      apply(IsObject(), ValidateNested(), Type(() => child));
+      apply(
+        IsObject(),
+        ValidateNested(),
+        Type(() => child),
+      );
       return;
     }
     case 'array': {
       const child = classFor(field.of, childName);
-      apply(IsArray(), ArrayMaxSize(field.maxItems), IsObject({ each: true }), ValidateNested({ each: true }), Type(() => child));
+      apply(
+        IsArray(),
+        ArrayMaxSize(field.maxItems),
+        IsObject({ each: true }),
+        ValidateNested({ each: true }),
+        Type(() => child),
+      );
       return;
     }
     case 'map': {
       const check = mapCheck(field);
-      apply(ValidateBy({ name: MAP_CONSTRAINT, validator: { validate: (value: unknown) => check(value) === undefined } }));
+      apply(
+        ValidateBy({
+          name: MAP_CONSTRAINT,
+          validator: { validate: (value: unknown) => check(value) === undefined },
+        }),
+      );
       return;
     }
     default: {
       const check = leafCheck(field);
-      apply(ValidateBy({ name: LEAF_CONSTRAINT, validator: { validate: (value: unknown) => check(value) === undefined } }));
+      apply(
+        ValidateBy({
+          name: LEAF_CONSTRAINT,
+          validator: { validate: (value: unknown) => check(value) === undefined },
+        }),
+      );
     }
   }
 }

@@ -10,12 +10,12 @@ import { getMetadataStorage, type MetadataStorage } from 'class-validator';
 type Metadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>;
 type Grouped = ReturnType<MetadataStorage['groupByPropertyName']>;
 
-const contractClasses = new WeakSet<Function>();
-const metadataOf = new WeakMap<Function, Metadata>();
+const contractClasses = new WeakSet<object>();
+const metadataOf = new WeakMap<object, Metadata>();
 const groupedOf = new WeakMap<Metadata, Grouped>();
 
 /** Call once a class is fully decorated. */
-export function rememberMetadataOf(cls: Function): void {
+export function rememberMetadataOf(cls: object): void {
   contractClasses.add(cls);
 }
 
