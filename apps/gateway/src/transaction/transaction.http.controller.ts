@@ -1,4 +1,4 @@
-import { ApiError, validateBody } from '@gateway/contract';
+import { ApiError, findEmbeddedCardNumber, validateBody } from '@gateway/contract';
 import { Body, Controller, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard';
@@ -33,6 +33,8 @@ export class TransactionHttpController {
     const transactionId = idParam(params.transactionId, 'transaction.id');
     const validated = validateBody(apiVersion, body);
     if (!validated.ok) throw ApiError.fromFieldError(validated.error);
+    const cardData = findEmbeddedCardNumber(validated.value);
+    if (cardData) throw ApiError.fromFieldError(cardData);
     if (!merchant.test) throw ApiError.rejected('NO_ACQUIRER_LINK');
     const { value } = validated;
     const command = new ProcessTransactionCommand(
