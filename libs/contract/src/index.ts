@@ -35,3 +35,4 @@ export {
   type RequestError,
   type ValidationResult,
 } from './validate';
+export { findEmbeddedCardNumber } from './card-data-guard';
