@@ -127,4 +127,24 @@ describe('money flows over HTTP', () => {
     const retrieved = await api.get(`/order/${order}`);
     expect(retrieved.body).toMatchObject({ totalCapturedAmount: 9, status: 'PARTIALLY_CAPTURED' });
   });
+
+  it('echoes the billing address with street2 joined into street', async () => {
+    const body = authorizeBody('5.00', { month: '1', year: '39' }, { billing: { address: { street: '1 Alpha St', street2: 'Flat 2', city: 'Town', country: 'USA' } } });
+    const response = await api.put(`/order/${newOrder()}/transaction/t1`, body);
+    expect(response.body.billing).toEqual({ address: { street: '1 Alpha St Flat 2', city: 'Town', country: 'USA' } });
+    expect(response.body.response.cardholderVerification.avs.gatewayCode).toBe('ADDRESS_MATCH');
+  });
+
+  it('refuses sub-merchant data after the first transaction, naming it, and stores nothing', async () => {
+    const order = newOrder();
+    await api.put(`/order/${order}/transaction/p1`, { ...authorizeBody('20.00'), apiOperation: 'PAY' });
+    const refund = await api.put(`/order/${order}/transaction/r1`, {
+      apiOperation: 'REFUND',
+      order: { subMerchant: { address: { city: 'Town' } } },
+      transaction: { amount: '1.00', currency: 'USD' },
+    });
+    expect(refund.status).toBe(400);
+    expect(refund.body.error).toMatchObject({ field: 'order.subMerchant', validationType: 'INVALID' });
+    expect((await api.get(`/order/${order}`)).body.transaction).toHaveLength(1);
+  });
 });

@@ -15,7 +15,7 @@ export async function createGateway(config: GatewayConfig): Promise<NestFastifyA
     {
       logger: ['error', 'warn'],
       abortOnError: false,
-    bodyParser: false,
+      bodyParser: false,
     },
   );
   configureFastify(app.getHttpAdapter().getInstance(), config.bodyLimit);

@@ -99,6 +99,27 @@ describe('Order decider', () => {
         .when(authorize({ transactionId: 't2', amount: 1_000 }))
         .thenRejects('apiOperation'));
 
+    it('sub-merchant and currency-conversion data are accepted only on the first transaction', () => {
+      given([])
+        .when(
+          authorize({
+            transactionId: 't1',
+            amount: 1_000,
+            firstTransactionOnly: ['currencyConversion'],
+          }),
+        )
+        .then([created(), authorized('t1', 1_000)]);
+      given([created(), authorized('t1', 10_000)])
+        .when(
+          capture({
+            transactionId: 'c1',
+            amount: 1_000,
+            firstTransactionOnly: ['order.subMerchant'],
+          }),
+        )
+        .thenRejects('order.subMerchant');
+    });
+
     it('a transaction id already used on the order is rejected, naming it', () =>
       given([created(), authorized('t1', 10_000)])
         .when(capture({ transactionId: 't1', amount: 1_000 }))

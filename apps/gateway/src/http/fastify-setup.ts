@@ -25,7 +25,13 @@ export function configureFastify(fastify: FastifyInstance, bodyLimit: number): v
     });
     payload.on('error', (error) => done(error, undefined));
     payload.on('end', () => {
-      if (size > bodyLimit) return done(ApiError.invalid(`The request body is too large. It is ${size} bytes, but must be at most ${bodyLimit}`), undefined);
+      if (size > bodyLimit)
+        return done(
+          ApiError.invalid(
+            `The request body is too large. It is ${size} bytes, but must be at most ${bodyLimit}`,
+          ),
+          undefined,
+        );
       parseJson(request, Buffer.concat(chunks).toString('utf8'), done);
     });
   });

@@ -19,7 +19,7 @@ export class OrderRepository {
 
   constructor(
     private readonly store: EventStore,
-    private readonly maxCached = 50_000,
+    private readonly maxCached = 10_000,
   ) {}
 
   async load(streamId: string): Promise<LoadedOrder> {

@@ -33,6 +33,9 @@ export interface MappedRequest {
   readonly card?: CardInput;
 }
 
+/** Spec, Limits: DCC and sub-merchant data only on the initial transaction of an order. */
+const FIRST_TRANSACTION_ONLY = ['order.subMerchant', 'currencyConversion'];
+
 /** Fields that are not echoed: card data, credentials, and what the transaction itself records. */
 const NOT_ECHOED = new Set([
   'apiOperation',
@@ -125,9 +128,13 @@ function echoOf(body: Body): Body {
  * field's form; this reads the fields each operation needs, and checks what only makes sense together.
  */
 export function toOrderRequest(operation: string, body: Body, ctx: RequestContext): MappedRequest {
+  const firstTransactionOnly = FIRST_TRANSACTION_ONLY.filter(
+    (path) => get(body, path) !== undefined,
+  );
   const base = {
     ...ctx,
     echo: echoOf(body),
+    ...(firstTransactionOnly.length ? { firstTransactionOnly } : {}),
     ...(optionalString(body, 'order.notificationUrl')
       ? { notificationUrl: optionalString(body, 'order.notificationUrl') }
       : {}),

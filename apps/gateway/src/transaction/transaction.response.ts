@@ -1,3 +1,4 @@
+import { withResponseAddresses } from './address.response';
 import {
   resultOf,
   toDecimal,
@@ -27,7 +28,7 @@ export function renderTransaction(
     risk?: Json;
     authorizationResponse?: Json;
   };
-  const echo = tx.echo as Json;
+  const echo = withResponseAddresses(tx.echo as Json);
   const source = tx.sourceOfFunds ?? latestSourceOfFunds(order, tx);
   return {
     ...(correlationId !== undefined ? { correlationId } : {}),
@@ -79,7 +80,7 @@ export function renderOrder(order: Order): Json {
   const first = order.transactions[0];
   const source = latestSourceOfFunds(order);
   return {
-    ...((first?.echo as Json | undefined)?.order as Json | undefined),
+    ...(first ? (withResponseAddresses(first.echo as Json).order as Json | undefined) : undefined),
     amount: toDecimal(order.amount),
     creationTime: order.creationTime,
     currency: order.currency,

@@ -12,6 +12,8 @@ interface RequestBase {
   readonly requestHash: string;
   readonly echo: RequestEcho;
   readonly notificationUrl?: string;
+  /** Fields present in the request that are accepted only on the order's first transaction. */
+  readonly firstTransactionOnly?: readonly string[];
 }
 
 /** Operations that open or top up funds on a card: AUTHORIZE, PAY, VERIFY. */

@@ -43,6 +43,13 @@ export function rejectionOf(request: OrderRequest, state: OrderState): OrderReje
         `Transaction '${request.transactionId}' already exists on order '${request.orderId}' with a different request. Use a new transaction id.`,
       );
     }
+    const initialOnly = request.firstTransactionOnly?.[0];
+    if (initialOnly !== undefined) {
+      return new OrderRejection(
+        initialOnly,
+        `Field '${initialOnly}' is accepted only on the initial transaction of an order`,
+      );
+    }
     if ('currency' in request && request.currency !== state.currency) {
       const field =
         request.type === 'Capture' || request.type === 'Refund'
