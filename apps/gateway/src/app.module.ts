@@ -4,6 +4,7 @@ import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '
 import { CqrsModule } from '@nestjs/cqrs';
 import { join } from 'node:path';
 import { BasicAuthGuard } from './auth/basic-auth.guard';
+import { DocsHttpController } from './docs/docs.http.controller';
 import type { GatewayConfig } from './config/gateway.config';
 import { MerchantRegistry } from './merchant/merchant-registry';
 import { OrderHttpController } from './order/order.http.controller';
@@ -29,7 +30,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot()],
-      controllers: [TransactionHttpController, OrderHttpController],
+      controllers: [TransactionHttpController, OrderHttpController, DocsHttpController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         {

@@ -36,3 +36,4 @@ export {
   type ValidationResult,
 } from './validate';
 export { findEmbeddedCardNumber } from './card-data-guard';
+export { buildOpenApiDocument, type OpenApiOptions } from './openapi/document';
