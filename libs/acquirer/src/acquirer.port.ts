@@ -44,11 +44,19 @@ export interface CardRequest extends RequestBase {
   readonly customerEmail?: string;
 }
 
+/** AUTHORIZE, PAY or VERIFY from a source other than a card: ACH, a gift card, a bank transfer. */
+export interface AccountRequest extends RequestBase {
+  readonly operation: CardOperation;
+  readonly sourceType: 'ACH' | 'GIFT_CARD' | 'PROVIDER_B' | 'PROVIDER_C';
+  /** customer.email: risk screening reads it. */
+  readonly customerEmail?: string;
+}
+
 export interface ReferenceRequest extends RequestBase {
   readonly operation: ReferenceOperation;
 }
 
-export type AcquirerRequest = CardRequest | ReferenceRequest;
+export type AcquirerRequest = CardRequest | AccountRequest | ReferenceRequest;
 
 /**
  * The response.gatewayCode values an acquirer link can produce: a subset of the spec's list

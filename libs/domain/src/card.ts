@@ -23,3 +23,9 @@ export function maskCardNumber(number: string): string {
   if (number.length <= 10) return 'x'.repeat(number.length);
   return number.slice(0, 6) + 'x'.repeat(number.length - 10) + number.slice(-4);
 }
+
+/** Bank account numbers, IBANs and gift card numbers: only the last four characters stay. */
+export function maskAccountNumber(value: string): string {
+  const keep = Math.min(4, Math.floor(value.length / 2));
+  return 'x'.repeat(value.length - keep) + value.slice(value.length - keep);
+}

@@ -1,4 +1,4 @@
-import { isLuhnValid, maskCardNumber, parseAmount, toDecimal } from '@gateway/domain';
+import { isLuhnValid, maskAccountNumber, maskCardNumber, parseAmount, toDecimal } from '@gateway/domain';
 
 describe('money in thousandths', () => {
   it.each([
@@ -39,5 +39,9 @@ describe('cards', () => {
   it('masks 6.4', () => {
     expect(maskCardNumber('5123450000000008')).toBe('512345xxxxxx0008');
     expect(maskCardNumber('371881634498004')).toBe('371881xxxxx8004');
+  });
+  it('masks account numbers to their last four', () => {
+    expect(maskAccountNumber('DE89370400440532013000')).toBe('xxxxxxxxxxxxxxxxxx3000');
+    expect(maskAccountNumber('123')).toBe('xx3');
   });
 });

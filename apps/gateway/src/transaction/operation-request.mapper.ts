@@ -1,6 +1,7 @@
 import { ApiError } from '@gateway/contract';
 import {
   isLuhnValid,
+  maskAccountNumber,
   maskCardNumber,
   parseAmount,
   type OrderRequest,
@@ -28,9 +29,14 @@ export interface CardInput {
   readonly securityCode?: string;
 }
 
+/** What the processor needs to charge: a card, or another kind of account. */
+export type Instrument =
+  | { readonly kind: 'card'; readonly card: CardInput }
+  | { readonly kind: 'account'; readonly sourceType: AccountType };
+
 export interface MappedRequest {
   readonly request: OrderRequest;
-  readonly card?: CardInput;
+  readonly instrument?: Instrument;
 }
 
 /** Spec, Limits: DCC and sub-merchant data only on the initial transaction of an order. */
@@ -83,7 +89,76 @@ function amount(body: Body, path: string): Thousandths {
   return value;
 }
 
-/** Reads and checks the card, returning the card for the processor and its masked record. */
+type AccountType = 'ACH' | 'GIFT_CARD' | 'PROVIDER_B' | 'PROVIDER_C';
+
+/** The sourceOfFunds.provided group each account type is paid from. */
+const ACCOUNT_GROUPS: Record<AccountType, string> = {
+  ACH: 'ach',
+  GIFT_CARD: 'giftCard',
+  PROVIDER_B: 'providerB',
+  PROVIDER_C: 'providerC',
+};
+
+/** Masked on record: the numbers that could move money. Security codes and PINs are dropped. */
+const MASKED_MEMBERS = new Set(['bankAccountNumber', 'iban', 'number']);
+const DROPPED_MEMBERS = new Set(['pin', 'securityCode']);
+
+/**
+ * Reads and checks the source of funds: the instrument for the processor (in memory only) and its
+ * masked record. The type names the provided group to pay from; without a type, the group decides.
+ */
+function sourceOf(body: Body): { instrument: Instrument; recorded: RecordedSourceOfFunds } {
+  const provided = (get(body, 'sourceOfFunds.provided') ?? {}) as Body;
+  if (
+    get(body, 'sourceOfFunds.token') !== undefined ||
+    get(body, 'sourceOfFunds.session') !== undefined
+  ) {
+    const field =
+      get(body, 'sourceOfFunds.token') !== undefined
+        ? 'sourceOfFunds.token'
+        : 'sourceOfFunds.session';
+    throw ApiError.invalid(
+      'Value is invalid. This gateway holds no stored card details for it',
+      field,
+    );
+  }
+  const type =
+    optionalString(body, 'sourceOfFunds.type') ??
+    (provided.card ? 'CARD' : Object.entries(ACCOUNT_GROUPS).find(([, g]) => provided[g])?.[0]);
+  if (type === undefined || type === 'CARD') {
+    const { card, recorded } = cardOf(body);
+    return { instrument: { kind: 'card', card }, recorded };
+  }
+  const group = ACCOUNT_GROUPS[type as AccountType];
+  if (!group) {
+    throw ApiError.invalid(
+      `Value '${type}' is invalid. ${type} is a browser payment provider: use INITIATE_BROWSER_PAYMENT`,
+      'sourceOfFunds.type',
+    );
+  }
+  const details = provided[group] as Body | undefined;
+  if (!details)
+    throw ApiError.invalid(
+      `Field 'sourceOfFunds.provided.${group}' is required for type ${type}`,
+      `sourceOfFunds.provided.${group}`,
+      'MISSING',
+    );
+  return {
+    instrument: { kind: 'account', sourceType: type as AccountType },
+    recorded: { type, provided: { [group]: masked(details) } },
+  };
+}
+
+function masked(details: Body): Body {
+  const out: Body = {};
+  for (const [key, value] of Object.entries(details)) {
+    if (DROPPED_MEMBERS.has(key)) continue;
+    out[key] =
+      MASKED_MEMBERS.has(key) && typeof value === 'string' ? maskAccountNumber(value) : value;
+  }
+  return out;
+}
+
 function cardOf(body: Body): { card: CardInput; recorded: RecordedSourceOfFunds } {
   const base = 'sourceOfFunds.provided.card';
   const number = requiredString(body, `${base}.number`);
@@ -95,6 +170,7 @@ function cardOf(body: Body): { card: CardInput; recorded: RecordedSourceOfFunds 
   const month = requiredString(body, `${base}.expiry.month`);
   const year = requiredString(body, `${base}.expiry.year`);
   const securityCode = optionalString(body, `${base}.securityCode`);
+  const holder = get(body, `${base}.holder`);
   return {
     card: {
       number,
@@ -103,8 +179,14 @@ function cardOf(body: Body): { card: CardInput; recorded: RecordedSourceOfFunds 
       ...(securityCode ? { securityCode } : {}),
     },
     recorded: {
-      type: optionalString(body, 'sourceOfFunds.type') ?? 'CARD',
-      card: { number: maskCardNumber(number), expiry: { month, year } },
+      type: 'CARD',
+      provided: {
+        card: {
+          number: maskCardNumber(number),
+          expiry: { month, year },
+          ...(holder ? { holder } : {}),
+        },
+      },
     },
   };
 }
@@ -144,7 +226,7 @@ export function toOrderRequest(operation: string, body: Body, ctx: RequestContex
   switch (operation) {
     case 'AUTHORIZE':
     case 'PAY': {
-      const { card, recorded } = cardOf(body);
+      const { instrument, recorded } = sourceOf(body);
       const funding = {
         amount: amount(body, 'order.amount'),
         currency: requiredString(body, 'order.currency'),
@@ -152,17 +234,17 @@ export function toOrderRequest(operation: string, body: Body, ctx: RequestContex
       };
       return {
         request: { ...base, ...funding, type: operation === 'PAY' ? 'Pay' : 'Authorize' },
-        card,
+        instrument,
       };
     }
     case 'VERIFY': {
-      const { card, recorded } = cardOf(body);
+      const { instrument, recorded } = sourceOf(body);
       // Version 16 names the currency transaction.currency; 29 names it order.currency.
       const currency =
         optionalString(body, 'transaction.currency') ?? requiredString(body, 'order.currency');
       return {
         request: { ...base, type: 'Verify', amount: 0, currency, sourceOfFunds: recorded },
-        card,
+        instrument,
       };
     }
     case 'CAPTURE':
@@ -177,7 +259,7 @@ export function toOrderRequest(operation: string, body: Body, ctx: RequestContex
       };
     case 'REFUND': {
       const target = optionalString(body, 'transaction.targetTransactionId');
-      const standalone = get(body, 'sourceOfFunds') !== undefined ? cardOf(body) : undefined;
+      const standalone = get(body, 'sourceOfFunds') !== undefined ? sourceOf(body) : undefined;
       return {
         request: {
           ...base,
@@ -188,7 +270,7 @@ export function toOrderRequest(operation: string, body: Body, ctx: RequestContex
           ...(target !== undefined ? { targetTransactionId: target } : {}),
           ...(standalone ? { sourceOfFunds: standalone.recorded } : {}),
         },
-        ...(standalone ? { card: standalone.card } : {}),
+        ...(standalone ? { instrument: standalone.instrument } : {}),
       };
     }
     case 'VOID':

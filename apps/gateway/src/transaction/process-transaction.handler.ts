@@ -15,7 +15,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { ACQUIRER, CLOCK, type Clock } from '../tokens';
 import { KeyedMutex } from '../order/keyed-mutex';
 import { OrderRepository } from '../order/order.repository';
-import { get, toOrderRequest, type CardInput } from './operation-request.mapper';
+import { get, toOrderRequest, type Instrument } from './operation-request.mapper';
 import {
   ProcessTransactionCommand,
   type ProcessedTransaction,
@@ -55,7 +55,7 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
     if (replayed) return replayed;
 
     const now = this.clock();
-    const { request, card } = toOrderRequest(command.apiOperation, command.body, {
+    const { request, instrument } = toOrderRequest(command.apiOperation, command.body, {
       merchantId: command.merchant.id,
       orderId: command.orderId,
       transactionId: command.transactionId,
@@ -66,7 +66,7 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
     refuseIfNotAllowed(request, loaded.state);
 
     const answer = await this.acquirer.process(
-      acquirerRequest(request, card, command.body, loaded.state, now),
+      acquirerRequest(request, instrument, command.body, loaded.state, now),
     );
     const decided = {
       ...request,
@@ -127,7 +127,7 @@ function refuseIfNotAllowed(request: OrderRequest, state: OrderState): void {
 
 function acquirerRequest(
   request: OrderRequest,
-  card: CardInput | undefined,
+  instrument: Instrument | undefined,
   body: Record<string, unknown>,
   state: OrderState,
   now: Date,
@@ -141,18 +141,24 @@ function acquirerRequest(
   switch (request.type) {
     case 'Authorize':
     case 'Pay':
-    case 'Verify':
-      return {
+    case 'Verify': {
+      const operation =
+        request.type === 'Authorize' ? 'AUTHORIZE' : request.type === 'Pay' ? 'PAY' : 'VERIFY';
+      const funds = {
         ...base,
-        operation:
-          request.type === 'Authorize' ? 'AUTHORIZE' : request.type === 'Pay' ? 'PAY' : 'VERIFY',
+        operation,
         amount: request.amount,
         currency: request.currency,
-        card: card!,
+        customerEmail: get(body, 'customer.email') as string | undefined,
+      } as const;
+      if (instrument?.kind !== 'card') return { ...funds, sourceType: instrument!.sourceType };
+      return {
+        ...funds,
+        card: instrument.card,
         billingStreet: get(body, 'billing.address.street') as string | undefined,
         acceptPartialAmount: get(body, 'order.acceptPartialAmount') === true,
-        customerEmail: get(body, 'customer.email') as string | undefined,
       };
+    }
     case 'Capture':
     case 'Refund':
       return {

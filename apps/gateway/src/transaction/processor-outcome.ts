@@ -31,6 +31,7 @@ export function withCardFacts(
   source: RecordedSourceOfFunds,
   answer: AcquirerAnswer,
 ): RecordedSourceOfFunds {
-  if (!source.card || !answer.card) return source;
-  return { ...source, card: { ...answer.card, ...source.card } };
+  const card = source.provided?.card;
+  if (!card || !answer.card) return source;
+  return { ...source, provided: { ...source.provided, card: { ...answer.card, ...card } } };
 }

@@ -5,6 +5,7 @@ import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard'
 import { idParam, parseOrderPath } from '../http/path-params';
 import type { Merchant } from '../merchant/merchant-registry';
 import { RetrieveOrderQuery } from '../order/retrieve-order.query';
+import { get } from './operation-request.mapper';
 import { ProcessTransactionCommand } from './process-transaction.command';
 import { RequestFingerprint } from './request-fingerprint';
 
@@ -36,6 +37,9 @@ export class TransactionHttpController {
     const cardData = findEmbeddedCardNumber(validated.value);
     if (cardData) throw ApiError.fromFieldError(cardData);
     if (!merchant.test) throw ApiError.rejected('NO_ACQUIRER_LINK');
+    // Spec: unmasked bank data needs certificate authentication, which this gateway does not offer yet.
+    if (get(validated.value, 'responseControls.sensitiveData') === 'UNMASK')
+      throw ApiError.rejected('UNMASK_NOT_PERMITTED');
     const { value } = validated;
     const command = new ProcessTransactionCommand(
       merchant,

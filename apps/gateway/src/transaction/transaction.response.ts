@@ -99,9 +99,7 @@ export function renderOrder(order: Order): Json {
 }
 
 function renderSourceOfFunds(source: RecordedSourceOfFunds): Json {
-  return source.card
-    ? { provided: { card: source.card }, type: source.type }
-    : { type: source.type };
+  return source.provided ? { provided: source.provided, type: source.type } : { type: source.type };
 }
 
 /** Captures, refunds and voids carry no card: they show the card of the order's latest funding transaction. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isLuhnValid } from '../../../domain/src/card';
 import type {
+  AccountRequest,
   Acquirer,
   AcquirerAnswer,
   AcquirerRequest,
@@ -13,12 +14,13 @@ import { cardFacts } from './bin-table';
 import { cscResult } from './csc';
 import { type ExpiryOutcome, outcomeByExpiry } from './expiry';
 
-type SimulatedCode = ExpiryOutcome | 'PARTIALLY_APPROVED';
+type SimulatedCode = ExpiryOutcome | 'PARTIALLY_APPROVED' | 'APPROVED_PENDING_SETTLEMENT';
 
 /** ISO 8583-style response code and text that come with each outcome. */
 const ACQUIRER_RESPONSE: Readonly<Record<SimulatedCode, readonly [string, string]>> = {
   APPROVED: ['00', 'Approved'],
   PARTIALLY_APPROVED: ['10', 'Partial approval'],
+  APPROVED_PENDING_SETTLEMENT: ['00', 'Approved, pending settlement'],
   DECLINED: ['05', 'Do not honour'],
   EXPIRED_CARD: ['54', 'Expired card'],
   TIMED_OUT: ['68', 'Response received too late'],
@@ -26,6 +28,7 @@ const ACQUIRER_RESPONSE: Readonly<Record<SimulatedCode, readonly [string, string
   UNSPECIFIED_FAILURE: ['06', 'Error'],
   UNKNOWN: ['91', 'Issuer unavailable'],
 };
+const APPROVALS: ReadonlySet<SimulatedCode> = new Set(['APPROVED', 'PARTIALLY_APPROVED', 'APPROVED_PENDING_SETTLEMENT']);
 const INVALID_CARD_NUMBER = ['14', 'Invalid card number'] as const;
 
 const ACQUIRER_ID = 'SIMULATOR';
@@ -77,7 +80,7 @@ function acquirerAnswer(
   gatewayCode: SimulatedCode,
   { response = ACQUIRER_RESPONSE[gatewayCode], approvedAmount = request.amount } = {},
 ): AcquirerAnswer {
-  const approved = gatewayCode === 'APPROVED' || gatewayCode === 'PARTIALLY_APPROVED';
+  const approved = APPROVALS.has(gatewayCode);
   const digits = referenceDigits(request);
   return {
     gatewayCode,
@@ -126,10 +129,24 @@ function cardAnswer(request: CardRequest): AcquirerAnswer {
   };
 }
 
-const isCardRequest = (request: AcquirerRequest): request is CardRequest =>
-  request.operation === 'AUTHORIZE' ||
-  request.operation === 'PAY' ||
-  request.operation === 'VERIFY';
+/**
+ * Decided here: debits from a bank account (ACH, the bank-transfer providers) are approved pending
+ * settlement; gift cards are approved (balances are not simulated yet). Risk screening applies.
+ */
+function accountAnswer(request: AccountRequest): AcquirerAnswer {
+  const risk = { gatewayCode: riskOf(request.customerEmail) };
+  if (risk.gatewayCode === 'REJECTED') {
+    return { gatewayCode: 'BLOCKED', approvedAmount: request.amount, reversed: false, risk };
+  }
+  const code = request.sourceType === 'GIFT_CARD' ? 'APPROVED' : 'APPROVED_PENDING_SETTLEMENT';
+  return { ...acquirerAnswer(request, code), risk };
+}
+
+function answerTo(request: AcquirerRequest): AcquirerAnswer {
+  if ('card' in request) return cardAnswer(request);
+  if ('sourceType' in request) return accountAnswer(request);
+  return acquirerAnswer(request, 'APPROVED');
+}
 
 function deepFreeze<T extends object>(value: T): T {
   for (const member of Object.values(value)) {
@@ -145,8 +162,6 @@ function deepFreeze<T extends object>(value: T): T {
  */
 export class SimulatedAcquirer implements Acquirer {
   async process(request: AcquirerRequest): Promise<AcquirerAnswer> {
-    return deepFreeze(
-      isCardRequest(request) ? cardAnswer(request) : acquirerAnswer(request, 'APPROVED'),
-    );
+    return deepFreeze(answerTo(request));
   }
 }

@@ -86,9 +86,13 @@ export interface RecordedCard {
   readonly fundingMethod?: string;
 }
 
+/**
+ * A source of funds as recorded: sourceOfFunds.provided with every number masked (cards 6.4,
+ * bank accounts and gift cards to their last four) and no security code or PIN.
+ */
 export interface RecordedSourceOfFunds {
   readonly type: string;
-  readonly card?: RecordedCard;
+  readonly provided?: { readonly card?: RecordedCard; readonly [group: string]: unknown };
 }
 
 /**
