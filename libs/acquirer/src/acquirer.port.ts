@@ -48,6 +48,9 @@ export interface CardRequest extends RequestBase {
 export interface AccountRequest extends RequestBase {
   readonly operation: CardOperation;
   readonly sourceType: 'ACH' | 'GIFT_CARD' | 'PROVIDER_B' | 'PROVIDER_C';
+  /** The gift card's full number, in memory for this call only: it identifies the balance. */
+  readonly giftCardNumber?: string;
+  readonly acceptPartialAmount?: boolean;
   /** customer.email: risk screening reads it. */
   readonly customerEmail?: string;
 }
@@ -150,4 +153,10 @@ export interface AcquirerAnswer {
   readonly avs?: Verification<AvsGatewayCode>;
   readonly risk?: { readonly gatewayCode: RiskGatewayCode };
   readonly card?: CardFacts;
+  /** Gift cards: the balance left after this transaction. */
+  readonly giftCard?: {
+    readonly availableBalance: { readonly amount: Thousandths; readonly currency: string };
+  };
+  /** VOID: the acquirer's raw authorization response fields (spec, authorizationResponse group). */
+  readonly authorizationResponse?: Readonly<Record<string, string>>;
 }

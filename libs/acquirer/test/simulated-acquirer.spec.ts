@@ -289,7 +289,14 @@ describe('SimulatedAcquirer', () => {
 
 describe('sources of funds other than a card', () => {
   const acquirer = new SimulatedAcquirer();
-  const base = { merchantId: 'TESTM', orderId: 'o-acct', transactionId: 't1', amount: 10_000, currency: 'USD', now: new Date('2026-11-22T10:00:00Z') };
+  const base = {
+    merchantId: 'TESTM',
+    orderId: 'o-acct',
+    transactionId: 't1',
+    amount: 10_000,
+    currency: 'USD',
+    now: new Date('2026-11-22T10:00:00Z'),
+  };
 
   it.each([
     ['ACH', 'APPROVED_PENDING_SETTLEMENT'],
@@ -298,13 +305,22 @@ describe('sources of funds other than a card', () => {
     ['GIFT_CARD', 'APPROVED'],
   ] as const)('%s is answered %s, with an authorization code', async (sourceType, gatewayCode) => {
     const answer = await acquirer.process({ ...base, operation: 'PAY', sourceType });
-    expect(answer).toMatchObject({ gatewayCode, approvedAmount: 10_000, risk: { gatewayCode: 'ACCEPTED' } });
+    expect(answer).toMatchObject({
+      gatewayCode,
+      approvedAmount: 10_000,
+      risk: { gatewayCode: 'ACCEPTED' },
+    });
     expect(answer.authorizationCode).toMatch(/^\d{6}$/);
     expect(answer.cardSecurityCode).toBeUndefined();
   });
 
   it('risk screening blocks a rejected payer before the acquirer', async () => {
-    const answer = await acquirer.process({ ...base, operation: 'PAY', sourceType: 'ACH', customerEmail: 'risk-reject@example.com' });
+    const answer = await acquirer.process({
+      ...base,
+      operation: 'PAY',
+      sourceType: 'ACH',
+      customerEmail: 'risk-reject@example.com',
+    });
     expect(answer).toMatchObject({ gatewayCode: 'BLOCKED', risk: { gatewayCode: 'REJECTED' } });
     expect(answer.acquirer).toBeUndefined();
   });

@@ -13,6 +13,8 @@ import type { FieldError } from './api-error';
 const EXEMPT = new Set([
   'sourceOfFunds.provided.card.number',
   'sourceOfFunds.provided.card.securityCode',
+  'sourceOfFunds.provided.giftCard.number',
+  'sourceOfFunds.provided.giftCard.pin',
   'sourceOfFunds.token',
   'sourceOfFunds.provided.ach.bankAccountNumber',
   'sourceOfFunds.provided.ach.routingNumber',

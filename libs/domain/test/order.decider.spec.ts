@@ -12,6 +12,7 @@ import {
   paid,
   pay,
   recorded,
+  T0,
   refund,
   refunded,
   verify,
@@ -66,6 +67,55 @@ describe('Order decider', () => {
             }),
           },
         ]));
+
+    it('a timed-out authorization is recorded with its automatic reversal, and moves no money', () => {
+      given([])
+        .when(
+          authorize({
+            transactionId: 't1',
+            amount: 10_000,
+            outcome: {
+              gatewayCode: 'TIMED_OUT',
+              approvedAmount: 10_000,
+              reversed: true,
+              details: {},
+            },
+          }),
+        )
+        .then([
+          created(),
+          {
+            type: 'AuthorizationProcessed',
+            data: recorded('AUTHORIZATION', 't1', 10_000, {
+              gatewayCode: 'TIMED_OUT',
+              processor: {},
+              sourceOfFunds: card,
+            }),
+          },
+          {
+            type: 'AuthorizationReversed',
+            data: { transactionId: 't1', reason: 'TIMED_OUT', time: T0 },
+          },
+        ]);
+      const order = orderOf(
+        foldOrder([
+          created(),
+          {
+            type: 'AuthorizationProcessed',
+            data: recorded('AUTHORIZATION', 't1', 10_000, { gatewayCode: 'TIMED_OUT' }),
+          },
+          {
+            type: 'AuthorizationReversed',
+            data: { transactionId: 't1', reason: 'TIMED_OUT', time: T0 },
+          },
+        ]),
+      );
+      expect(order).toMatchObject({
+        status: 'FAILED',
+        totals: { authorized: 0, captured: 0, refunded: 0 },
+      });
+      expect(order.transactions[0].reversedAt).toBe(T0);
+    });
 
     it('a verification records no amount', () =>
       given([])

@@ -32,7 +32,11 @@ export interface CardInput {
 /** What the processor needs to charge: a card, or another kind of account. */
 export type Instrument =
   | { readonly kind: 'card'; readonly card: CardInput }
-  | { readonly kind: 'account'; readonly sourceType: AccountType };
+  | {
+      readonly kind: 'account';
+      readonly sourceType: AccountType;
+      readonly giftCardNumber?: string;
+    };
 
 export interface MappedRequest {
   readonly request: OrderRequest;
@@ -143,8 +147,13 @@ function sourceOf(body: Body): { instrument: Instrument; recorded: RecordedSourc
       `sourceOfFunds.provided.${group}`,
       'MISSING',
     );
+  const giftCardNumber = type === 'GIFT_CARD' ? (details.number as string | undefined) : undefined;
   return {
-    instrument: { kind: 'account', sourceType: type as AccountType },
+    instrument: {
+      kind: 'account',
+      sourceType: type as AccountType,
+      ...(giftCardNumber ? { giftCardNumber } : {}),
+    },
     recorded: { type, provided: { [group]: masked(details) } },
   };
 }

@@ -151,13 +151,18 @@ function acquirerRequest(
         currency: request.currency,
         customerEmail: get(body, 'customer.email') as string | undefined,
       } as const;
-      if (instrument?.kind !== 'card') return { ...funds, sourceType: instrument!.sourceType };
-      return {
-        ...funds,
-        card: instrument.card,
-        billingStreet: get(body, 'billing.address.street') as string | undefined,
-        acceptPartialAmount: get(body, 'order.acceptPartialAmount') === true,
-      };
+      const acceptPartialAmount = get(body, 'order.acceptPartialAmount') === true;
+      if (instrument?.kind !== 'card') {
+        const { sourceType, giftCardNumber } = instrument!;
+        return {
+          ...funds,
+          sourceType,
+          acceptPartialAmount,
+          ...(giftCardNumber ? { giftCardNumber } : {}),
+        };
+      }
+      const billingStreet = get(body, 'billing.address.street') as string | undefined;
+      return { ...funds, card: instrument.card, billingStreet, acceptPartialAmount };
     }
     case 'Capture':
     case 'Refund':

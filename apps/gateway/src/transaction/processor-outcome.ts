@@ -22,7 +22,16 @@ export function toProcessorOutcome(answer: AcquirerAnswer): ProcessorOutcome {
   return {
     gatewayCode: answer.gatewayCode,
     approvedAmount: answer.approvedAmount,
-    details: { response, transaction, ...(answer.risk ? { risk: { response: answer.risk } } : {}) },
+    ...(answer.reversed ? { reversed: true } : {}),
+    details: {
+      response,
+      transaction,
+      ...(answer.risk ? { risk: { response: answer.risk } } : {}),
+      ...(answer.giftCard ? { giftCard: answer.giftCard } : {}),
+      ...(answer.authorizationResponse
+        ? { authorizationResponse: answer.authorizationResponse }
+        : {}),
+    },
   };
 }
 

@@ -1,3 +1,4 @@
+import { renderCurrencyConversion, renderGiftCard } from './funds.response';
 import { withResponseAddresses } from './address.response';
 import {
   resultOf,
@@ -27,6 +28,7 @@ export function renderTransaction(
     transaction?: Json;
     risk?: Json;
     authorizationResponse?: Json;
+    giftCard?: { availableBalance: { amount: number; currency: string } };
   };
   const echo = withResponseAddresses(tx.echo as Json);
   const source = tx.sourceOfFunds ?? latestSourceOfFunds(order, tx);
@@ -36,7 +38,11 @@ export function renderTransaction(
       ? { authorizationResponse: processor.authorizationResponse }
       : {}),
     ...pick(echo, ECHOED_GROUPS),
+    ...(echo.currencyConversion
+      ? { currencyConversion: renderCurrencyConversion(echo.currencyConversion as Json) }
+      : {}),
     gatewayEntryPoint: 'WEB_SERVICES_API',
+    ...(processor.giftCard ? { giftCard: renderGiftCard(processor.giftCard) } : {}),
     merchant: order.merchantId,
     order: {
       ...(echo.order as Json | undefined),

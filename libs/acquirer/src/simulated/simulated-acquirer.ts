@@ -12,15 +12,18 @@ import type {
 import { avsResult } from './avs';
 import { cardFacts } from './bin-table';
 import { cscResult } from './csc';
+import { GiftCardBalances } from './gift-card-balances';
 import { type ExpiryOutcome, outcomeByExpiry } from './expiry';
 
-type SimulatedCode = ExpiryOutcome | 'PARTIALLY_APPROVED' | 'APPROVED_PENDING_SETTLEMENT';
+type SimulatedCode =
+  ExpiryOutcome | 'PARTIALLY_APPROVED' | 'APPROVED_PENDING_SETTLEMENT' | 'INSUFFICIENT_FUNDS';
 
 /** ISO 8583-style response code and text that come with each outcome. */
 const ACQUIRER_RESPONSE: Readonly<Record<SimulatedCode, readonly [string, string]>> = {
   APPROVED: ['00', 'Approved'],
   PARTIALLY_APPROVED: ['10', 'Partial approval'],
   APPROVED_PENDING_SETTLEMENT: ['00', 'Approved, pending settlement'],
+  INSUFFICIENT_FUNDS: ['51', 'Insufficient funds'],
   DECLINED: ['05', 'Do not honour'],
   EXPIRED_CARD: ['54', 'Expired card'],
   TIMED_OUT: ['68', 'Response received too late'],
@@ -28,7 +31,11 @@ const ACQUIRER_RESPONSE: Readonly<Record<SimulatedCode, readonly [string, string
   UNSPECIFIED_FAILURE: ['06', 'Error'],
   UNKNOWN: ['91', 'Issuer unavailable'],
 };
-const APPROVALS: ReadonlySet<SimulatedCode> = new Set(['APPROVED', 'PARTIALLY_APPROVED', 'APPROVED_PENDING_SETTLEMENT']);
+const APPROVALS: ReadonlySet<SimulatedCode> = new Set([
+  'APPROVED',
+  'PARTIALLY_APPROVED',
+  'APPROVED_PENDING_SETTLEMENT',
+]);
 const INVALID_CARD_NUMBER = ['14', 'Invalid card number'] as const;
 
 const ACQUIRER_ID = 'SIMULATOR';
@@ -129,23 +136,81 @@ function cardAnswer(request: CardRequest): AcquirerAnswer {
   };
 }
 
-/**
- * Decided here: debits from a bank account (ACH, the bank-transfer providers) are approved pending
- * settlement; gift cards are approved (balances are not simulated yet). Risk screening applies.
- */
-function accountAnswer(request: AccountRequest): AcquirerAnswer {
-  const risk = { gatewayCode: riskOf(request.customerEmail) };
-  if (risk.gatewayCode === 'REJECTED') {
-    return { gatewayCode: 'BLOCKED', approvedAmount: request.amount, reversed: false, risk };
-  }
-  const code = request.sourceType === 'GIFT_CARD' ? 'APPROVED' : 'APPROVED_PENDING_SETTLEMENT';
-  return { ...acquirerAnswer(request, code), risk };
+/** VOID: the raw fields some acquirers return for the reversal (spec, authorizationResponse group). */
+function voidAuthorizationResponse(request: AcquirerRequest): Readonly<Record<string, string>> {
+  const digits = referenceDigits(request);
+  const time = request.now.toISOString();
+  return {
+    date: time.slice(5, 7) + time.slice(8, 10),
+    processingCode: '020000',
+    responseCode: '00',
+    responseMessage: 'APPROVED',
+    returnAci: 'Y',
+    stan: digits(33, 6),
+    time: time.slice(11, 13) + time.slice(14, 16) + time.slice(17, 19),
+    transactionIdentifier: digits(39, 15),
+  };
 }
 
-function answerTo(request: AcquirerRequest): AcquirerAnswer {
-  if ('card' in request) return cardAnswer(request);
-  if ('sourceType' in request) return accountAnswer(request);
-  return acquirerAnswer(request, 'APPROVED');
+/**
+ * The acquirer of test merchants: answers from the request alone, as the behaviour notes specify,
+ * except gift card balances, which it keeps. CAPTURE, REFUND and VOID are always approved: they
+ * act on an earlier authorization, and the domain has already checked their amounts.
+ */
+export class SimulatedAcquirer implements Acquirer {
+  private readonly giftCards = new GiftCardBalances();
+
+  async process(request: AcquirerRequest): Promise<AcquirerAnswer> {
+    return deepFreeze(this.answerTo(request));
+  }
+
+  private answerTo(request: AcquirerRequest): AcquirerAnswer {
+    if ('card' in request) return cardAnswer(request);
+    if ('sourceType' in request) return this.accountAnswer(request);
+    const answer = acquirerAnswer(request, 'APPROVED');
+    return request.operation === 'VOID'
+      ? { ...answer, authorizationResponse: voidAuthorizationResponse(request) }
+      : answer;
+  }
+
+  /**
+   * Decided here: debits from a bank account (ACH, the bank-transfer providers) are approved pending
+   * settlement; gift cards spend their balance. Risk screening applies to all.
+   */
+  private accountAnswer(request: AccountRequest): AcquirerAnswer {
+    const risk = { gatewayCode: riskOf(request.customerEmail) };
+    if (risk.gatewayCode === 'REJECTED') {
+      return { gatewayCode: 'BLOCKED', approvedAmount: request.amount, reversed: false, risk };
+    }
+    if (request.sourceType !== 'GIFT_CARD' || !request.giftCardNumber) {
+      return {
+        ...acquirerAnswer(
+          request,
+          request.sourceType === 'GIFT_CARD' ? 'APPROVED' : 'APPROVED_PENDING_SETTLEMENT',
+        ),
+        risk,
+      };
+    }
+    const { giftCardNumber: number, currency } = request;
+    const spend =
+      request.operation === 'VERIFY'
+        ? {
+            outcome: 'APPROVED' as const,
+            approvedAmount: 0,
+            balance: this.giftCards.balanceOf(number, currency),
+          }
+        : this.giftCards.spend(
+            number,
+            currency,
+            request.amount,
+            request.acceptPartialAmount === true,
+          );
+    return {
+      ...acquirerAnswer(request, spend.outcome, { approvedAmount: spend.approvedAmount }),
+      risk,
+      giftCard: { availableBalance: { amount: spend.balance, currency } },
+    };
+  }
 }
 
 function deepFreeze<T extends object>(value: T): T {
@@ -153,15 +218,4 @@ function deepFreeze<T extends object>(value: T): T {
     if (typeof member === 'object' && member !== null) deepFreeze(member);
   }
   return Object.freeze(value);
-}
-
-/**
- * The acquirer of test merchants: answers from the request alone, as the behaviour notes specify.
- * CAPTURE, REFUND and VOID are always approved: they act on an earlier authorization, and the
- * domain has already checked their amounts.
- */
-export class SimulatedAcquirer implements Acquirer {
-  async process(request: AcquirerRequest): Promise<AcquirerAnswer> {
-    return deepFreeze(answerTo(request));
-  }
 }

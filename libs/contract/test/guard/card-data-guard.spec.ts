@@ -17,6 +17,7 @@ describe('card numbers outside the card field are refused', () => {
   it.each([
     ['the card number field itself', { sourceOfFunds: { provided: { card: { number: '5123450000000008' } } } }],
     ['a bank account number', { sourceOfFunds: { provided: { ach: { bankAccountNumber: '5123450000000008' } } } }],
+    ['a gift card number', { sourceOfFunds: { provided: { giftCard: { number: '6011000990139424' } } } }],
     ['a 12-digit reference', { order: { reference: '512345000000' } }],
     ['a 13-digit reference failing the Luhn check', { order: { reference: '1000000000000' } }],
     ['the largest amount', { order: { amount: '1000000000000' } }],

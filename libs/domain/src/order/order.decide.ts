@@ -28,7 +28,15 @@ export function decide(command: OrderCommand, state: OrderState): OrderEvent[] {
           },
         ]
       : [];
-  return [...created, transactionEvent(command, state)];
+  const reversal: OrderEvent[] = command.outcome.reversed
+    ? [
+        {
+          type: 'AuthorizationReversed',
+          data: { transactionId: command.transactionId, reason: 'TIMED_OUT', time: command.now },
+        },
+      ]
+    : [];
+  return [...created, transactionEvent(command, state), ...reversal];
 }
 
 /**

@@ -35,6 +35,19 @@ export interface OrderCreated {
   };
 }
 
+/**
+ * Behaviour notes: TIMED_OUT is a decline for which the gateway records a reversal, so nothing
+ * the acquirer may have held stays held. Recorded as a fact of its own for the audit trail.
+ */
+export interface AuthorizationReversed {
+  readonly type: 'AuthorizationReversed';
+  readonly data: {
+    readonly transactionId: string;
+    readonly reason: 'TIMED_OUT';
+    readonly time: string;
+  };
+}
+
 type TransactionEvent<T extends string> = { readonly type: T; readonly data: TransactionRecord };
 
 export type AuthorizationProcessed = TransactionEvent<'AuthorizationProcessed'>;
@@ -52,5 +65,5 @@ export type TransactionProcessed =
   | VoidProcessed
   | VerificationProcessed;
 
-export type OrderEvent = OrderCreated | TransactionProcessed;
+export type OrderEvent = OrderCreated | TransactionProcessed | AuthorizationReversed;
 export type OrderEventType = OrderEvent['type'];

@@ -21,6 +21,8 @@ export interface TransactionState extends TransactionRecord {
   /** For captures and payments: how much of it has been refunded since. */
   readonly refundedAmount: Thousandths;
   readonly orderAfter: OrderSnapshot;
+  /** Set when the gateway reversed the transaction after a time-out. */
+  readonly reversedAt?: string;
 }
 
 export interface Order {
@@ -63,6 +65,16 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
     case 'VerificationProcessed':
       if (state.kind !== 'Order') return state;
       return applyTransaction(state, event.data);
+    case 'AuthorizationReversed': {
+      if (state.kind !== 'Order') return state;
+      const { transactionId, time } = event.data;
+      return {
+        ...state,
+        transactions: state.transactions.map((t) =>
+          t.id === transactionId ? { ...t, reversedAt: time } : t,
+        ),
+      };
+    }
     default: {
       const unexpected: never = event;
       return unexpected;

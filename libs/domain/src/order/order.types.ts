@@ -102,5 +102,7 @@ export interface RecordedSourceOfFunds {
 export interface ProcessorOutcome {
   readonly gatewayCode: GatewayCode;
   readonly approvedAmount: Thousandths;
+  /** The processor timed out and the gateway reversed whatever it may have authorized. */
+  readonly reversed?: boolean;
   readonly details: Readonly<Record<string, unknown>>;
 }
