@@ -21,7 +21,12 @@ const body = JSON.stringify({
   order: { amount: '100.00', currency: 'USD', reference: 'bench' },
   billing: { address: { street: 'Alpha St', city: 'Bench', postcodeZip: '12345', country: 'USA' } },
   customer: { email: 'payer@example.com', firstName: 'Ben', lastName: 'Chmark' },
-  sourceOfFunds: { type: 'CARD', provided: { card: { number: '5123450000000008', expiry: { month: '1', year: '39' }, securityCode: '100' } } },
+  sourceOfFunds: {
+    type: 'CARD',
+    provided: {
+      card: { number: '5123450000000008', expiry: { month: '1', year: '39' }, securityCode: '100' },
+    },
+  },
 });
 
 interface Figures {
@@ -35,13 +40,24 @@ interface Figures {
 
 async function drive(name: string, server: Server, authorization: string): Promise<Figures> {
   let sequence = 0;
-  const path = () => `/api/rest/version/100/merchant/TESTBENCH/order/bench-${process.pid}-${name}-${++sequence}/transaction/1`;
+  const path = () =>
+    `/api/rest/version/100/merchant/TESTBENCH/order/bench-${process.pid}-${name}-${++sequence}/transaction/1`;
   const run = (duration: number) =>
     autocannon({
       url: server.url,
       connections: CONNECTIONS,
       duration,
-      requests: [{ method: 'PUT', setupRequest: (request) => ({ ...request, path: path(), body, headers: { 'content-type': 'application/json', authorization } }) }],
+      requests: [
+        {
+          method: 'PUT',
+          setupRequest: (request) => ({
+            ...request,
+            path: path(),
+            body,
+            headers: { 'content-type': 'application/json', authorization },
+          }),
+        },
+      ],
     });
   await run(3); // warm-up: JIT, caches, the first scrypt check
   const result = await run(DURATION);
@@ -58,7 +74,18 @@ async function drive(name: string, server: Server, authorization: string): Promi
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
   const merchantsFile = join(dataDir, 'merchants.json');
-  writeFileSync(merchantsFile, JSON.stringify({ merchants: [{ id: 'TESTBENCH', passwordHash: await hashPassword(PASSWORD), notificationSecret: 'bench-notification-secret' }] }));
+  writeFileSync(
+    merchantsFile,
+    JSON.stringify({
+      merchants: [
+        {
+          id: 'TESTBENCH',
+          passwordHash: await hashPassword(PASSWORD),
+          notificationSecret: 'bench-notification-secret',
+        },
+      ],
+    }),
+  );
   const authorization = `Basic ${Buffer.from(`merchant.TESTBENCH:${PASSWORD}`).toString('base64')}`;
 
   const results: Figures[] = [];
@@ -73,7 +100,9 @@ async function main(): Promise<void> {
   results.push(await drive('gateway-authorize', gateway, authorization));
   await gateway.stop();
 
-  console.log(`\nmachine: ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
+  console.log(
+    `\nmachine: ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+  );
   console.log(`load: ${CONNECTIONS} connections, ${DURATION} s per target after a 3 s warm-up\n`);
   console.log('target              requests/s   p50 ms   p99 ms   non-2xx   errors');
   for (const r of results) {
@@ -82,7 +111,9 @@ async function main(): Promise<void> {
     );
   }
   const [baseline, gatewayFigures] = results;
-  console.log(`\ngateway / bare fastify throughput: ${((gatewayFigures.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(1)}%`);
+  console.log(
+    `\ngateway / bare fastify throughput: ${((gatewayFigures.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(1)}%`,
+  );
 }
 
 main().catch((error: unknown) => {

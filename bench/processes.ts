@@ -8,7 +8,10 @@ export interface Server {
 
 /** Starts a node script that prints "listening on <url>" once it serves. */
 export function startServer(script: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -47,7 +47,11 @@ export class ApiError extends Error {
   }
 
   /** From a validation result: field-level when the error names a field, body-level otherwise. */
-  static fromFieldError(e: { explanation: string; field?: string; validationType?: ValidationType }): ApiError {
+  static fromFieldError(e: {
+    explanation: string;
+    field?: string;
+    validationType?: ValidationType;
+  }): ApiError {
     return ApiError.invalid(e.explanation, e.field, e.validationType);
   }
 

@@ -27,7 +27,8 @@ const EXEMPT = new Set([
 const DIGIT_RUN = /\d(?:[ -]?\d){12,}/g;
 
 export function findEmbeddedCardNumber(value: unknown, path = ''): FieldError | undefined {
-  if (typeof value === 'string') return !EXEMPT.has(path) && holdsCardNumber(value) ? refusal(path) : undefined;
+  if (typeof value === 'string')
+    return !EXEMPT.has(path) && holdsCardNumber(value) ? refusal(path) : undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = findEmbeddedCardNumber(value[i], `${path}[${i}]`);
@@ -68,6 +69,7 @@ function refusal(field: string): FieldError {
   return {
     field,
     validationType: 'INVALID',
-    explanation: 'Value is invalid. It contains a number that could be a card number; card data belongs in sourceOfFunds.provided.card only',
+    explanation:
+      'Value is invalid. It contains a number that could be a card number; card data belongs in sourceOfFunds.provided.card only',
   };
 }

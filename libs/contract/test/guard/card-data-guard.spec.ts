@@ -2,12 +2,36 @@ import { findEmbeddedCardNumber } from '../../src/card-data-guard';
 
 describe('card numbers outside the card field are refused', () => {
   it.each([
-    ['a card number in a name', { customer: { lastName: '5123450000000008' } }, 'customer.lastName'],
-    ['a card number with spaces', { billing: { address: { street: 'Card 5123 4500 0000 0008 here' } } }, 'billing.address.street'],
-    ['a card number with dashes', { order: { reference: '4508-7500-1574-1019' } }, 'order.reference'],
-    ['a card number inside a longer run', { order: { description: '51234500000000089' } }, 'order.description'],
-    ['a 15-digit card in an item', { order: { item: [{ name: 'a' }, { name: '371881634498004' }] } }, 'order.item[1].name'],
-    ['a card in a cardholder name', { sourceOfFunds: { provided: { card: { holder: { lastName: '2223000000000007' } } } } }, 'sourceOfFunds.provided.card.holder.lastName'],
+    [
+      'a card number in a name',
+      { customer: { lastName: '5123450000000008' } },
+      'customer.lastName',
+    ],
+    [
+      'a card number with spaces',
+      { billing: { address: { street: 'Card 5123 4500 0000 0008 here' } } },
+      'billing.address.street',
+    ],
+    [
+      'a card number with dashes',
+      { order: { reference: '4508-7500-1574-1019' } },
+      'order.reference',
+    ],
+    [
+      'a card number inside a longer run',
+      { order: { description: '51234500000000089' } },
+      'order.description',
+    ],
+    [
+      'a 15-digit card in an item',
+      { order: { item: [{ name: 'a' }, { name: '371881634498004' }] } },
+      'order.item[1].name',
+    ],
+    [
+      'a card in a cardholder name',
+      { sourceOfFunds: { provided: { card: { holder: { lastName: '2223000000000007' } } } } },
+      'sourceOfFunds.provided.card.holder.lastName',
+    ],
   ])('%s', (_, body, field) => {
     const error = findEmbeddedCardNumber(body);
     expect(error).toMatchObject({ field, validationType: 'INVALID' });
@@ -15,9 +39,18 @@ describe('card numbers outside the card field are refused', () => {
   });
 
   it.each([
-    ['the card number field itself', { sourceOfFunds: { provided: { card: { number: '5123450000000008' } } } }],
-    ['a bank account number', { sourceOfFunds: { provided: { ach: { bankAccountNumber: '5123450000000008' } } } }],
-    ['a gift card number', { sourceOfFunds: { provided: { giftCard: { number: '6011000990139424' } } } }],
+    [
+      'the card number field itself',
+      { sourceOfFunds: { provided: { card: { number: '5123450000000008' } } } },
+    ],
+    [
+      'a bank account number',
+      { sourceOfFunds: { provided: { ach: { bankAccountNumber: '5123450000000008' } } } },
+    ],
+    [
+      'a gift card number',
+      { sourceOfFunds: { provided: { giftCard: { number: '6011000990139424' } } } },
+    ],
     ['a 12-digit reference', { order: { reference: '512345000000' } }],
     ['a 13-digit reference failing the Luhn check', { order: { reference: '1000000000000' } }],
     ['the largest amount', { order: { amount: '1000000000000' } }],
