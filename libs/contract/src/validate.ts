@@ -1,6 +1,7 @@
 import type { FieldError } from './api-error';
 import { classValidatorEngine } from './engine/class-validator/class-validator-engine';
-import { childPath, contractPath, declarationOrder, indexPath } from './engine/contract-paths';
+import { compiledEngine } from './engine/compiled/compiled-engine';
+import { childPath, declarationIndexOf, indexPath } from './engine/contract-paths';
 import { compileChecks, type CompiledCheck } from './engine/cross-checks';
 import { firstInDocumentOrder } from './engine/document-order';
 import {
@@ -10,8 +11,19 @@ import {
   redactPath,
   unknownField,
 } from './engine/explain';
-import { firstTooDeep, isInheritedName, isPresent, MAX_DEPTH, normalize } from './engine/normalize';
-import type { RequestValidator, Violation } from './engine/request-validator';
+import {
+  firstTooDeep,
+  isInheritedName,
+  isPresent,
+  normalize,
+  tooDeepViolation,
+} from './engine/normalize';
+import type {
+  Judgement,
+  RequestValidator,
+  ValidatorEngine,
+  Violation,
+} from './engine/request-validator';
 import type { OperationContract } from './model/field';
 import {
   allContracts,
@@ -36,34 +48,44 @@ export type ValidationResult<E = FieldError> =
   | { readonly ok: true; readonly value: Record<string, unknown> }
   | { readonly ok: false; readonly error: E };
 
+/**
+ * `compiled` serves requests; `class-validator` is the reference it must agree with, kept for the
+ * differential tests and the benchmark.
+ */
+export type EngineName = 'compiled' | 'class-validator';
+
+const engines: Record<EngineName, ValidatorEngine> = {
+  compiled: compiledEngine,
+  'class-validator': classValidatorEngine,
+};
+
 interface CompiledContract {
   readonly validator: RequestValidator;
   readonly checks: readonly CompiledCheck[];
   readonly declarationIndex: (path: string) => number;
 }
 
-const compiled = new WeakMap<OperationContract, CompiledContract>();
+const compiled: Record<EngineName, WeakMap<OperationContract, CompiledContract>> = {
+  compiled: new WeakMap(),
+  'class-validator': new WeakMap(),
+};
 
-function compile(contract: OperationContract): CompiledContract {
-  const order = declarationOrder(contract.body);
-  const result: CompiledContract = {
-    validator: classValidatorEngine.compile(contract),
-    checks: compileChecks(contract.body),
-    declarationIndex: (path) => {
-      // A member of a map is placed with the map.
-      for (let p = contractPath(path); p !== ''; p = p.slice(0, Math.max(p.lastIndexOf('.'), 0))) {
-        const index = order.get(p);
-        if (index !== undefined) return index;
-      }
-      return order.size;
-    },
-  };
-  compiled.set(contract, result);
+function compile(contract: OperationContract, engine: EngineName): CompiledContract {
+  let result = compiled[engine].get(contract);
+  if (!result) {
+    result = {
+      validator: engines[engine].compile(contract),
+      checks: compileChecks(contract.body),
+      declarationIndex: declarationIndexOf(contract.body),
+    };
+    compiled[engine].set(contract, result);
+  }
   return result;
 }
 
-// Classes and checks are built once, when the gateway starts, not on the first request.
-for (const contract of allContracts) compile(contract);
+// The serving engine is built when the gateway starts, not on the first request; the reference
+// engine only when first asked for.
+for (const contract of allContracts) compile(contract, 'compiled');
 
 export function isJsonObject(body: unknown): body is Record<string, unknown> {
   return typeof body === 'object' && body !== null && !Array.isArray(body);
@@ -94,32 +116,17 @@ function inheritedNameViolations(
   }
 }
 
-function toFieldError(violation: Violation): FieldError {
-  return {
-    field: redactPath(violation.path),
-    validationType: violation.validationType,
-    explanation: redactExplanation(violation.explanation),
-  };
-}
-
 /**
- * Validates a body against one contract. `value` is the body with absent members removed (values
- * as sent); the error is the first violation in document order. A body that is not a JSON object
- * counts as one with nothing supplied (`validateBody` names that case itself).
+ * The general pipeline, for any engine: normalize, collect every violation, then pick the first
+ * in document order.
  */
-export function validateRequest(contract: OperationContract, body: unknown): ValidationResult {
-  const { validator, checks, declarationIndex } = compiled.get(contract) ?? compile(contract);
-  const sent = isJsonObject(body) ? body : {};
+function judgeInGeneral(
+  { validator, checks, declarationIndex }: CompiledContract,
+  apiOperation: string,
+  sent: Record<string, unknown>,
+): Judgement {
   const { value, hasInheritedNames, tooDeep } = normalize(sent);
-  if (tooDeep) {
-    const path = firstTooDeep(sent) as string;
-    const explanation = invalidValue(
-      undefined,
-      true,
-      `It is nested more than ${MAX_DEPTH} levels deep`,
-    );
-    return { ok: false, error: toFieldError({ path, validationType: 'INVALID', explanation }) };
-  }
+  if (tooDeep) return { ok: false, violation: tooDeepViolation(firstTooDeep(sent) as string) };
   const normalized = (value ?? {}) as Record<string, unknown>;
   const fieldViolations = validator.violations(normalized);
   let violations: Violation[] | undefined;
@@ -130,8 +137,36 @@ export function validateRequest(contract: OperationContract, body: unknown): Val
   if (fieldViolations.length === 0 && !violations && !hasInheritedNames)
     return { ok: true, value: normalized };
   const all = [...fieldViolations, ...(violations ?? [])];
-  if (hasInheritedNames) inheritedNameViolations(sent, '', contract.apiOperation, all);
-  return { ok: false, error: toFieldError(firstInDocumentOrder(all, sent, declarationIndex)) };
+  if (hasInheritedNames) inheritedNameViolations(sent, '', apiOperation, all);
+  return { ok: false, violation: firstInDocumentOrder(all, sent, declarationIndex) };
+}
+
+function toFieldError(violation: Violation): FieldError {
+  return {
+    field: redactPath(violation.path),
+    validationType: violation.validationType,
+    explanation: redactExplanation(violation.explanation),
+  };
+}
+
+/**
+ * Validates a body against one contract. `value` is the body with absent members removed (values
+ * as sent; with the compiled engine, members left unchanged are the very objects sent); the error
+ * is the first violation in document order. A body that is not a JSON object counts as one with
+ * nothing supplied (`validateBody` names that case itself).
+ */
+export function validateRequest(
+  contract: OperationContract,
+  body: unknown,
+  engine: EngineName = 'compiled',
+): ValidationResult {
+  const compiledContract = compile(contract, engine);
+  const sent = isJsonObject(body) ? body : {};
+  const judgement: Judgement =
+    compiledContract.validator.judge?.(sent) ??
+    judgeInGeneral(compiledContract, contract.apiOperation, sent);
+  if (judgement.ok) return judgement;
+  return { ok: false, error: toFieldError(judgement.violation) };
 }
 
 /**
@@ -139,7 +174,11 @@ export function validateRequest(contract: OperationContract, body: unknown): Val
  * supported version, then the operation's contract. apiOperation is judged before anything else
  * because it selects the contract.
  */
-export function validateBody(version: number, body: unknown): ValidationResult<RequestError> {
+export function validateBody(
+  version: number,
+  body: unknown,
+  engine: EngineName = 'compiled',
+): ValidationResult<RequestError> {
   if (!isJsonObject(body))
     return { ok: false, error: { explanation: 'The request body must be a JSON object' } };
   const apiOperation = body.apiOperation;
@@ -163,7 +202,7 @@ export function validateBody(version: number, body: unknown): ValidationResult<R
     const explanation = `API version ${String(version)} is not supported. It must be an integer from ${MIN_VERSION} to ${MAX_VERSION}`;
     return { ok: false, error: { explanation: redactExplanation(explanation) } };
   }
-  return validateRequest(resolveContract(apiOperation, version) as OperationContract, body);
+  return validateRequest(resolveContract(apiOperation, version) as OperationContract, body, engine);
 }
 
 /** Whether a normalized request carries a source of funds (a linked refund must not, a standalone one must). */

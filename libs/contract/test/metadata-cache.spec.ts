@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { IsString, validateSync } from 'class-validator';
-import { valueOf, authorizeBody } from './support/requests';
+import { authorizeBody, requestsFor } from './support/requests';
 
-/** The contract engine remembers class-validator lookups for its own classes only. */
+/** The class-validator engine remembers class-validator lookups for its own classes only. */
 describe('class-validator keeps working for other classes', () => {
   class Greeting {
     name: unknown;
@@ -11,7 +11,7 @@ describe('class-validator keeps working for other classes', () => {
   IsString()(Greeting.prototype, 'name');
 
   test('a class decorated outside the contract validates as usual, groups included', () => {
-    valueOf(authorizeBody());
+    requestsFor('class-validator').valueOf(authorizeBody());
     const bad = Object.assign(new Greeting(), { name: 5 });
     expect(validateSync(bad).map((e) => e.property)).toEqual(['name']);
     expect(validateSync(bad, { groups: ['strict'] })[0].constraints).toHaveProperty('isString');

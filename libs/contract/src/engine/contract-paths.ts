@@ -51,6 +51,21 @@ export function declarationOrder(body: GroupField): Map<string, number> {
 }
 
 /**
+ * Ties between violations at one position go to the field declared first; a member of a map (or
+ * an unknown member) is placed with the nearest field the contract declares, others after all.
+ */
+export function declarationIndexOf(body: GroupField): (path: string) => number {
+  const order = declarationOrder(body);
+  return (path) => {
+    for (let p = contractPath(path); p !== ''; p = p.slice(0, Math.max(p.lastIndexOf('.'), 0))) {
+      const index = order.get(p);
+      if (index !== undefined) return index;
+    }
+    return order.size;
+  };
+}
+
+/**
  * What to name when a required group is absent: its first required member, descending while that
  * member is itself a group (`order` → `order.amount`); the group itself if nothing inside is required.
  */

@@ -55,16 +55,20 @@ function sumEquals(target: Term, add: readonly Term[], subtract: readonly Term[]
     const expected = target.read(stated);
     if (expected === undefined) return undefined;
     let total = 0n;
-    const used: string[] = [];
     for (const term of terms) {
       const value = term.get(body);
       if (value === undefined) continue;
       const amount = term.read(value);
       if (amount === undefined) return undefined;
       total += term.sign * amount;
-      used.push(`${used.length === 0 ? '' : term.sign > 0n ? ' + ' : ' - '}${term.path}`);
     }
     if (total === expected) return undefined;
+    // The formula names the terms given, built only for the error (this runs on every request).
+    const used: string[] = [];
+    for (const term of terms) {
+      if (term.get(body) === undefined) continue;
+      used.push(`${used.length === 0 ? '' : term.sign > 0n ? ' + ' : ' - '}${term.path}`);
+    }
     return {
       path: target.path,
       validationType: 'INVALID',

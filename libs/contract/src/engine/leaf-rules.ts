@@ -54,6 +54,8 @@ function stringCheck(
   };
 }
 
+const DIGITS = /^[0-9]*$/;
+
 function digitsCheck(rule: Extract<LeafRule, { kind: 'digits' }>): LeafCheck {
   const { min, max, range } = rule;
   const low = range?.min === undefined ? undefined : BigInt(range.min);
@@ -66,11 +68,14 @@ function digitsCheck(rule: Extract<LeafRule, { kind: 'digits' }>): LeafCheck {
         : `at most ${high}`;
   return (value) => {
     if (typeof value !== 'string') return NOT_STRING;
-    if (!/^[0-9]*$/.test(value)) return 'It must contain only the digits 0-9';
+    if (!DIGITS.test(value)) return 'It must contain only the digits 0-9';
     const fault = lengthFault(value, min, max);
     if (fault || !range) return fault;
-    const number = BigInt(value);
-    return (low !== undefined && number < low) || (high !== undefined && number > high)
+    // Up to 15 digits a double holds the value exactly; longer ones become a BigInt, which
+    // compares exactly with the number bounds.
+    const number = value.length <= 15 ? +value : BigInt(value);
+    return (range.min !== undefined && number < range.min) ||
+      (range.max !== undefined && number > range.max)
       ? `It must be ${bounds}`
       : undefined;
   };
@@ -102,9 +107,16 @@ function decimalCheck(allowNegative: boolean): LeafCheck {
   };
 }
 
+/** Days in a month, counted as Date.UTC counts them (it reads years 0-99 as 1900-1999), without a Date. */
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  const y = year < 100 ? year + 1900 : year;
+  return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+}
+
 function isCalendarDate(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return day <= daysInMonth(year, month);
 }
 
 const DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
@@ -127,19 +139,26 @@ function dateTimeCheck(value: unknown): string | undefined {
   return valid ? undefined : 'It must be a date-time in the form YYYY-MM-DDThh:mm:ss.SSSZ';
 }
 
+const WHITESPACE = /\s/;
+
 function httpsUrlCheck(value: unknown): string | undefined {
   if (typeof value !== 'string') return NOT_STRING;
   const valid =
     value.length > 11 &&
     value.slice(0, 8).toLowerCase() === 'https://' &&
-    !/\s/.test(value) &&
+    !WHITESPACE.test(value) &&
     URL.canParse(value);
   return valid ? undefined : 'It must be an https URL longer than 11 characters';
 }
 
+/** A lone surrogate (JSON allows `"\ud800"`): validator.js's isEmail throws on one. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 function emailCheck(value: unknown): string | undefined {
   if (typeof value !== 'string') return NOT_STRING;
-  return value.length > 3 && isEmail(value) ? undefined : 'It must be an email address';
+  return value.length > 3 && !LONE_SURROGATE.test(value) && isEmail(value)
+    ? undefined
+    : 'It must be an email address';
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

@@ -1,4 +1,6 @@
 import { childPath, indexPath } from './contract-paths';
+import { invalidValue } from './explain';
+import type { Violation } from './request-validator';
 
 /**
  * "Absent means absent" (behaviour notes): a JSON null, and an object whose members are all absent,
@@ -16,6 +18,16 @@ const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
  * refused before any recursive walk could exhaust the stack.
  */
 export const MAX_DEPTH = 32;
+
+/** The refusal of a body nested too deep, at the first member too deep (`firstTooDeep`). */
+export function tooDeepViolation(path: string): Violation {
+  const explanation = invalidValue(
+    undefined,
+    true,
+    `It is nested more than ${MAX_DEPTH} levels deep`,
+  );
+  return { path, validationType: 'INVALID', explanation };
+}
 
 export interface Normalized {
   /** The body without absent members; undefined if nothing was supplied. */

@@ -4,6 +4,7 @@ import {
   type FieldError,
   type OperationContract,
 } from '@gateway/contract';
+import type { EngineName } from '../../src/validate';
 
 /** A conforming AUTHORIZE body to vary in hand-written tests. */
 export function authorizeBody(): Record<string, any> {
@@ -29,19 +30,24 @@ export function contractFor(apiOperation: string, version: number): OperationCon
   return contract;
 }
 
-/** The error for a body, failing the test if it was accepted. */
-export function errorOf(body: unknown, contract = contractFor('AUTHORIZE', 39)): FieldError {
-  const result = validateRequest(contract, body);
-  if (result.ok) throw new Error('expected the body to be rejected');
-  return result.error;
-}
+/** Both engines: the compiled one serves requests, class-validator is the reference it must match. */
+export const ENGINES: readonly EngineName[] = ['compiled', 'class-validator'];
 
-export function valueOf(
-  body: unknown,
-  contract = contractFor('AUTHORIZE', 39),
-): Record<string, unknown> {
-  const result = validateRequest(contract, body);
-  if (!result.ok)
-    throw new Error(`expected the body to be accepted: ${JSON.stringify(result.error)}`);
-  return result.value;
+/** Helpers judging with one engine. */
+export function requestsFor(engine: EngineName) {
+  return {
+    /** The error for a body, failing the test if it was accepted. */
+    errorOf(body: unknown, contract = contractFor('AUTHORIZE', 39)): FieldError {
+      const result = validateRequest(contract, body, engine);
+      if (result.ok) throw new Error('expected the body to be rejected');
+      return result.error;
+    },
+
+    valueOf(body: unknown, contract = contractFor('AUTHORIZE', 39)): Record<string, unknown> {
+      const result = validateRequest(contract, body, engine);
+      if (!result.ok)
+        throw new Error(`expected the body to be accepted: ${JSON.stringify(result.error)}`);
+      return result.value;
+    },
+  };
 }
