@@ -11,11 +11,27 @@ describe('API documentation generated from the contract', () => {
     const response = await fetch(`${gateway.baseUrl}/api/openapi.json`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    const document = (await response.json()) as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
+    const document = (await response.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, unknown> };
+    };
     expect(document.openapi).toBe('3.1.0');
-    const put = document.paths['/api/rest/version/{version}/merchant/{merchantId}/order/{orderId}/transaction/{transactionId}'];
+    const put =
+      document.paths[
+        '/api/rest/version/{version}/merchant/{merchantId}/order/{orderId}/transaction/{transactionId}'
+      ];
     expect(put?.put).toBeDefined();
-    for (const schema of ['Authorize_v39', 'Verify_v16', 'Verify_v29', 'Refund_v26', 'Refund_v41', 'Void_v40', 'AuthenticatePayer_v54', 'InitiateBrowserPayment_v37']) {
+    for (const schema of [
+      'Authorize_v39',
+      'Verify_v16',
+      'Verify_v29',
+      'Refund_v26',
+      'Refund_v41',
+      'Void_v40',
+      'AuthenticatePayer_v54',
+      'InitiateBrowserPayment_v37',
+    ]) {
       expect(Object.keys(document.components.schemas)).toContain(schema);
     }
   });

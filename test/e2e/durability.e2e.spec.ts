@@ -1,4 +1,9 @@
-import { authorizeBody, makeDataDir, merchantClient, startGateway } from '../support/gateway-process';
+import {
+  authorizeBody,
+  makeDataDir,
+  merchantClient,
+  startGateway,
+} from '../support/gateway-process';
 
 describe('durability of a real gateway process', () => {
   it('after a restart every order is there, and a retried request gets the original bytes', async () => {
@@ -6,13 +11,19 @@ describe('durability of a real gateway process', () => {
     const first = await startGateway(dataDir);
     const before = merchantClient(first);
     const put = await before.put('/order/restart-1/transaction/t1', authorizeBody('12.34'));
-    await before.put('/order/restart-1/transaction/c1', { apiOperation: 'CAPTURE', transaction: { amount: '12.34', currency: 'USD' } });
+    await before.put('/order/restart-1/transaction/c1', {
+      apiOperation: 'CAPTURE',
+      transaction: { amount: '12.34', currency: 'USD' },
+    });
     expect(await first.stop('SIGTERM')).toBe(0);
 
     const second = await startGateway(dataDir);
     try {
       const after = merchantClient(second);
-      expect((await after.get('/order/restart-1')).body).toMatchObject({ status: 'CAPTURED', totalCapturedAmount: 12.34 });
+      expect((await after.get('/order/restart-1')).body).toMatchObject({
+        status: 'CAPTURED',
+        totalCapturedAmount: 12.34,
+      });
       const retried = await after.put('/order/restart-1/transaction/t1', authorizeBody('12.34'));
       expect(retried.text).toBe(put.text);
     } finally {
@@ -35,17 +46,25 @@ describe('durability of a real gateway process', () => {
         try {
           const auth = await api.put(`/order/${order}/transaction/a`, authorizeBody('10.00'));
           if (auth.status !== 201) throw new Error(`unexpected ${auth.status}: ${auth.text}`);
-          const capture = await api.put(`/order/${order}/transaction/c`, { apiOperation: 'CAPTURE', transaction: { amount: '10.00', currency: 'USD' } });
-          if (capture.status !== 201) throw new Error(`unexpected ${capture.status}: ${capture.text}`);
+          const capture = await api.put(`/order/${order}/transaction/c`, {
+            apiOperation: 'CAPTURE',
+            transaction: { amount: '10.00', currency: 'USD' },
+          });
+          if (capture.status !== 201)
+            throw new Error(`unexpected ${capture.status}: ${capture.text}`);
           acknowledged.push(order);
         } catch (error) {
-          if (running) throw new Error(`${(error as Error).message} ${String((error as Error).cause)}\n${gateway.output()}`);
+          if (running)
+            throw new Error(
+              `${(error as Error).message} ${String((error as Error).cause)}\n${gateway.output()}`,
+            );
           return; // the connection died with the process
         }
       }
     });
     while (acknowledged.length < 500) {
-      if (gateway.child.exitCode !== null) throw new Error(`gateway died before the kill:\n${gateway.output()}`);
+      if (gateway.child.exitCode !== null)
+        throw new Error(`gateway died before the kill:\n${gateway.output()}`);
       await new Promise((r) => setTimeout(r, 20));
     }
     gateway.child.kill('SIGKILL');

@@ -1,11 +1,24 @@
-import { authorizeBody, merchantClient, startGateway, type RunningGateway } from '../support/gateway-process';
+import {
+  authorizeBody,
+  merchantClient,
+  startGateway,
+  type RunningGateway,
+} from '../support/gateway-process';
 
 /**
  * 10,000 random and mutated bodies against a live gateway: every answer must be a well-formed 201
  * or 4xx error object (never a 500, never a crash), and no full card number may appear in any
  * response or log line.
  */
-const CARDS = ['5123450000000008', '2223000000000007', '5111111111111118', '2223000000000023', '4508750015741019', '4012000033330026', '371881634498004'];
+const CARDS = [
+  '5123450000000008',
+  '2223000000000007',
+  '5111111111111118',
+  '2223000000000023',
+  '4508750015741019',
+  '4012000033330026',
+  '371881634498004',
+];
 const TOTAL = 10_000;
 const CONCURRENCY = 32;
 
@@ -41,7 +54,18 @@ function mutator(random: () => number) {
       () => [],
       () => [{ name: 'item', quantity: '1', unitPrice: '1.00' }],
       () => ({ nested: { deeper: { deepest: pick(CARDS) } } }),
-      () => pick(['AUTHORIZE', 'PAY', 'CAPTURE', 'VOID', 'REFUND', 'VERIFY', 'AUTHENTICATE_PAYER', 'INITIATE_BROWSER_PAYMENT', 'authorize']),
+      () =>
+        pick([
+          'AUTHORIZE',
+          'PAY',
+          'CAPTURE',
+          'VOID',
+          'REFUND',
+          'VERIFY',
+          'AUTHENTICATE_PAYER',
+          'INITIATE_BROWSER_PAYMENT',
+          'authorize',
+        ]),
     ])();
   const paths = (value: Json, prefix: string[] = []): string[][] =>
     value && typeof value === 'object' && !Array.isArray(value)
@@ -67,16 +91,37 @@ function mutator(random: () => number) {
 
 const seeds: { [key: string]: Json }[] = [
   authorizeBody('10.00'),
-  { ...authorizeBody('10.777', { month: '1', year: '39' }), apiOperation: 'PAY', order: { amount: '10.777', currency: 'USD', acceptPartialAmount: true } },
+  {
+    ...authorizeBody('10.777', { month: '1', year: '39' }),
+    apiOperation: 'PAY',
+    order: { amount: '10.777', currency: 'USD', acceptPartialAmount: true },
+  },
   { apiOperation: 'CAPTURE', transaction: { amount: '5.00', currency: 'USD' } },
   { apiOperation: 'REFUND', transaction: { amount: '1.00', currency: 'USD' } },
   { apiOperation: 'VOID', transaction: { targetTransactionId: 't0' } },
-  { apiOperation: 'VERIFY', order: { currency: 'USD' }, sourceOfFunds: authorizeBody().sourceOfFunds },
+  {
+    apiOperation: 'VERIFY',
+    order: { currency: 'USD' },
+    sourceOfFunds: authorizeBody().sourceOfFunds,
+  },
   {
     ...authorizeBody('30.00'),
-    billing: { address: { street: 'Alpha St', street2: 'Flat 1', city: 'Town', postcodeZip: 'AB1 2CD', country: 'GBR' } },
+    billing: {
+      address: {
+        street: 'Alpha St',
+        street2: 'Flat 1',
+        city: 'Town',
+        postcodeZip: 'AB1 2CD',
+        country: 'GBR',
+      },
+    },
     customer: { email: 'payer@example.com', firstName: 'Pat', lastName: 'Payer' },
-    order: { amount: '30.00', currency: 'USD', itemAmount: '30.00', item: [{ name: 'thing', quantity: '3', unitPrice: '10.00' }] },
+    order: {
+      amount: '30.00',
+      currency: 'USD',
+      itemAmount: '30.00',
+      item: [{ name: 'thing', quantity: '3', unitPrice: '10.00' }],
+    },
   },
 ] as unknown as { [key: string]: Json }[];
 
@@ -97,19 +142,30 @@ it(`answers ${TOTAL} random and mutated bodies with 201 or a 4xx error object, a
     while (sent < TOTAL) {
       const i = sent++;
       const order = `fuzz-${w}-${Math.floor(i / 4)}`; // a few requests share an order, so state-dependent paths run too
-      const response = await api.put(`/order/${order}/transaction/t${i % 5}`, mutate(pick(seeds) as { [key: string]: Json }));
+      const response = await api.put(
+        `/order/${order}/transaction/t${i % 5}`,
+        mutate(pick(seeds) as { [key: string]: Json }),
+      );
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       const wellFormed =
         response.body !== undefined &&
-        (response.status === 201 ? typeof response.body.result === 'string' && response.body.result !== 'ERROR' : [400, 401, 403, 404].includes(response.status) && response.body.result === 'ERROR' && typeof response.body.error?.cause === 'string');
-      if (!wellFormed) throw new Error(`request ${i}: ${response.status} ${response.text.slice(0, 500)}`);
-      for (const card of CARDS) if (response.text.includes(card)) leaks.push(`request ${i} response: ${response.text.slice(0, 200)}`);
+        (response.status === 201
+          ? typeof response.body.result === 'string' && response.body.result !== 'ERROR'
+          : [400, 401, 403, 404].includes(response.status) &&
+            response.body.result === 'ERROR' &&
+            typeof response.body.error?.cause === 'string');
+      if (!wellFormed)
+        throw new Error(`request ${i}: ${response.status} ${response.text.slice(0, 500)}`);
+      for (const card of CARDS)
+        if (response.text.includes(card))
+          leaks.push(`request ${i} response: ${response.text.slice(0, 200)}`);
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(w)));
 
   expect(gateway.child.exitCode).toBeNull();
-  for (const card of CARDS) if (gateway.output().includes(card)) leaks.push(`log contains ${card.slice(0, 6)}…`);
+  for (const card of CARDS)
+    if (gateway.output().includes(card)) leaks.push(`log contains ${card.slice(0, 6)}…`);
   expect(leaks).toEqual([]);
   expect(statuses.get(500)).toBeUndefined();
   // Both outcomes were exercised: some bodies survived mutation, most did not.

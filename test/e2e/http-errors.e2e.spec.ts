@@ -1,5 +1,12 @@
 import { request as httpRequest } from 'node:http';
-import { authorizeBody, basicAuth, MERCHANTS, merchantClient, startGateway, type RunningGateway } from '../support/gateway-process';
+import {
+  authorizeBody,
+  basicAuth,
+  MERCHANTS,
+  merchantClient,
+  startGateway,
+  type RunningGateway,
+} from '../support/gateway-process';
 
 let gateway: RunningGateway;
 let api: ReturnType<typeof merchantClient>;
@@ -11,9 +18,16 @@ beforeAll(async () => {
 afterAll(() => gateway.stop());
 
 const raw = (path: string, init: RequestInit) =>
-  fetch(`${gateway.baseUrl}${path}`, { ...init, headers: { authorization: basicAuth('TESTMERCHANT', MERCHANTS.TESTMERCHANT), ...init.headers } });
+  fetch(`${gateway.baseUrl}${path}`, {
+    ...init,
+    headers: { authorization: basicAuth('TESTMERCHANT', MERCHANTS.TESTMERCHANT), ...init.headers },
+  });
 
-function expectInvalidRequest(response: { status: number; body: any }, field?: string, validationType?: string) {
+function expectInvalidRequest(
+  response: { status: number; body: any },
+  field?: string,
+  validationType?: string,
+) {
   expect(response.status).toBe(400);
   expect(response.body.result).toBe('ERROR');
   expect(response.body.error.cause).toBe('INVALID_REQUEST');
@@ -37,21 +51,32 @@ describe('bad input gets a precise error and changes nothing', () => {
   });
 
   it('a body without a content type is still read as JSON', async () => {
-    const response = await raw('/api/rest/version/100/merchant/TESTMERCHANT/order/ct-1/transaction/t1', { method: 'PUT', body: JSON.stringify(authorizeBody()) });
+    const response = await raw(
+      '/api/rest/version/100/merchant/TESTMERCHANT/order/ct-1/transaction/t1',
+      { method: 'PUT', body: JSON.stringify(authorizeBody()) },
+    );
     expect(response.status).toBe(201);
   });
 
   it('a 10 MB body is refused without harm', async () => {
-    const big = JSON.stringify({ ...authorizeBody(), order: { amount: '1.00', currency: 'USD', description: 'x'.repeat(10 * 1024 * 1024) } });
+    const big = JSON.stringify({
+      ...authorizeBody(),
+      order: { amount: '1.00', currency: 'USD', description: 'x'.repeat(10 * 1024 * 1024) },
+    });
     const answer = await new Promise<{ status: number; body: any }>((done, fail) => {
       const request = httpRequest(api.url('/order/big-1/transaction/t1'), {
         method: 'PUT',
-        headers: { authorization: basicAuth('TESTMERCHANT', MERCHANTS.TESTMERCHANT), 'content-type': 'application/json' },
+        headers: {
+          authorization: basicAuth('TESTMERCHANT', MERCHANTS.TESTMERCHANT),
+          'content-type': 'application/json',
+        },
       });
       request.on('response', (response) => {
         let text = '';
         response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        response.on('end', () => done({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+        response.on('end', () =>
+          done({ status: response.statusCode ?? 0, body: JSON.parse(text) }),
+        );
       });
       request.on('error', (error: NodeJS.ErrnoException) => {
         if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') fail(error);
@@ -64,16 +89,31 @@ describe('bad input gets a precise error and changes nothing', () => {
   });
 
   it('an unknown apiOperation names the field', async () => {
-    expectInvalidRequest(await api.put('/order/op-1/transaction/t1', { ...authorizeBody(), apiOperation: 'STEAL' }), 'apiOperation', 'INVALID');
+    expectInvalidRequest(
+      await api.put('/order/op-1/transaction/t1', { ...authorizeBody(), apiOperation: 'STEAL' }),
+      'apiOperation',
+      'INVALID',
+    );
   });
 
   it('a missing apiOperation is MISSING', async () => {
     const { apiOperation: _, ...body } = authorizeBody();
-    expectInvalidRequest(await api.put('/order/op-2/transaction/t1', body), 'apiOperation', 'MISSING');
+    expectInvalidRequest(
+      await api.put('/order/op-2/transaction/t1', body),
+      'apiOperation',
+      'MISSING',
+    );
   });
 
   it('a wrong type names the field', async () => {
-    expectInvalidRequest(await api.put('/order/ty-1/transaction/t1', { ...authorizeBody(), order: { amount: 100, currency: 'USD' } }), 'order.amount', 'INVALID');
+    expectInvalidRequest(
+      await api.put('/order/ty-1/transaction/t1', {
+        ...authorizeBody(),
+        order: { amount: 100, currency: 'USD' },
+      }),
+      'order.amount',
+      'INVALID',
+    );
   });
 
   it('an invalid card number is refused without echoing it', async () => {
@@ -85,21 +125,34 @@ describe('bad input gets a precise error and changes nothing', () => {
   });
 
   it.each(['0', '101', 'abc', '-1'])('API version %s is refused', async (version) => {
-    const response = await raw(`/api/rest/version/${version}/merchant/TESTMERCHANT/order/v-1/transaction/t1`, {
-      method: 'PUT',
-      body: JSON.stringify(authorizeBody()),
-      headers: { 'content-type': 'application/json' },
-    });
+    const response = await raw(
+      `/api/rest/version/${version}/merchant/TESTMERCHANT/order/v-1/transaction/t1`,
+      {
+        method: 'PUT',
+        body: JSON.stringify(authorizeBody()),
+        headers: { 'content-type': 'application/json' },
+      },
+    );
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: { cause: string } }).error.cause).toBe('INVALID_REQUEST');
+    expect(((await response.json()) as { error: { cause: string } }).error.cause).toBe(
+      'INVALID_REQUEST',
+    );
   });
 
   it('an order id over 40 characters is refused', async () => {
-    expectInvalidRequest(await api.put(`/order/${'o'.repeat(41)}/transaction/t1`, authorizeBody()), 'order.id', 'INVALID');
+    expectInvalidRequest(
+      await api.put(`/order/${'o'.repeat(41)}/transaction/t1`, authorizeBody()),
+      'order.id',
+      'INVALID',
+    );
   });
 
   it('unknown paths, orders and transactions answer 404 with the error object', async () => {
-    for (const response of [await api.get('/order/never-made'), await api.get('/order/never-made/transaction/t1'), await api.get('/nothing-here')]) {
+    for (const response of [
+      await api.get('/order/never-made'),
+      await api.get('/order/never-made/transaction/t1'),
+      await api.get('/nothing-here'),
+    ]) {
       expect(response.status).toBe(404);
       expect(response.body).toMatchObject({ result: 'ERROR', error: { cause: 'INVALID_REQUEST' } });
     }
@@ -108,10 +161,14 @@ describe('bad input gets a precise error and changes nothing', () => {
   it('no answer carries a stack trace or SQL', async () => {
     const responses = await Promise.all([
       api.put('/order/x/transaction/t1', '{'),
-      api.put('/order/x/transaction/t1', { apiOperation: 'CAPTURE', transaction: { amount: '1', currency: 'USD' } }),
+      api.put('/order/x/transaction/t1', {
+        apiOperation: 'CAPTURE',
+        transaction: { amount: '1', currency: 'USD' },
+      }),
       api.get('/order/%00'),
     ]);
-    for (const r of responses) expect(r.text).not.toMatch(/\bat .+\(|SQLITE|sqlite|SELECT|INSERT|stack/i);
+    for (const r of responses)
+      expect(r.text).not.toMatch(/\bat .+\(|SQLITE|sqlite|SELECT|INSERT|stack/i);
   });
 });
 
@@ -122,12 +179,20 @@ describe('HTTP Basic authentication', () => {
     ['no credentials', undefined],
     ['a wrong password', basicAuth('TESTMERCHANT', 'wrong')],
     ["another merchant's credentials", basicAuth('TESTOTHER', MERCHANTS.TESTOTHER)],
-    ['a user without the merchant. prefix', `Basic ${Buffer.from(`TESTMERCHANT:${MERCHANTS.TESTMERCHANT}`).toString('base64')}`],
+    [
+      'a user without the merchant. prefix',
+      `Basic ${Buffer.from(`TESTMERCHANT:${MERCHANTS.TESTMERCHANT}`).toString('base64')}`,
+    ],
     ['a malformed header', 'Basic !!!'],
   ])('%s answers 401', async (_, authorization) => {
-    const response = await fetch(`${gateway.baseUrl}${path}`, { headers: authorization ? { authorization } : {} });
+    const response = await fetch(`${gateway.baseUrl}${path}`, {
+      headers: authorization ? { authorization } : {},
+    });
     expect(response.status).toBe(401);
-    expect(await response.json()).toEqual({ result: 'ERROR', error: { cause: 'INVALID_REQUEST', explanation: 'Invalid credentials.' } });
+    expect(await response.json()).toEqual({
+      result: 'ERROR',
+      error: { cause: 'INVALID_REQUEST', explanation: 'Invalid credentials.' },
+    });
   });
 
   it("a merchant never sees another merchant's order", async () => {
@@ -136,7 +201,10 @@ describe('HTTP Basic authentication', () => {
     const other = merchantClient(gateway, 'TESTOTHER');
     expect((await other.get('/order/private-1')).status).toBe(404);
     // The other merchant may use the same order id for an order of its own.
-    expect((await other.put('/order/private-1/transaction/t1', authorizeBody('5.00'))).body.order.totalAuthorizedAmount).toBe(5);
+    expect(
+      (await other.put('/order/private-1/transaction/t1', authorizeBody('5.00'))).body.order
+        .totalAuthorizedAmount,
+    ).toBe(5);
     expect((await api.get('/order/private-1')).body.totalAuthorizedAmount).toBe(100);
   });
 
@@ -144,6 +212,9 @@ describe('HTTP Basic authentication', () => {
     const live = merchantClient(gateway, 'LIVEMERCHANT');
     const response = await live.put('/order/live-1/transaction/t1', authorizeBody());
     expect(response.status).toBe(403);
-    expect(response.body.error).toMatchObject({ cause: 'REQUEST_REJECTED', supportCode: expect.any(String) });
+    expect(response.body.error).toMatchObject({
+      cause: 'REQUEST_REJECTED',
+      supportCode: expect.any(String),
+    });
   });
 });

@@ -40,10 +40,20 @@ export async function makeDataDir(): Promise<string> {
 }
 
 /** Starts the built gateway (dist/) as a real process on a free loopback port. */
-export async function startGateway(dataDir?: string, env: Record<string, string> = {}): Promise<RunningGateway> {
+export async function startGateway(
+  dataDir?: string,
+  env: Record<string, string> = {},
+): Promise<RunningGateway> {
   const dir = dataDir ?? (await makeDataDir());
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', GATEWAY_DATA_DIR: dir, GATEWAY_MERCHANTS_FILE: join(dir, 'merchants.json'), ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      GATEWAY_DATA_DIR: dir,
+      GATEWAY_MERCHANTS_FILE: join(dir, 'merchants.json'),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -86,13 +96,27 @@ export function basicAuth(merchant: string, password: string): string {
 }
 
 /** A merchant's client: paths are relative to /api/rest/version/{v}/merchant/{m}. */
-export function merchantClient(gateway: RunningGateway, merchant: MerchantId = 'TESTMERCHANT', version = 100) {
+export function merchantClient(
+  gateway: RunningGateway,
+  merchant: MerchantId = 'TESTMERCHANT',
+  version = 100,
+) {
   const auth = basicAuth(merchant, MERCHANTS[merchant]);
-  const url = (path: string) => `${gateway.baseUrl}/api/rest/version/${version}/merchant/${merchant}${path}`;
-  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> => {
+  const url = (path: string) =>
+    `${gateway.baseUrl}/api/rest/version/${version}/merchant/${merchant}${path}`;
+  const call = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse> => {
     const response = await fetch(url(path), {
       method,
-      headers: { authorization: auth, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        authorization: auth,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await response.text();
@@ -105,18 +129,27 @@ export function merchantClient(gateway: RunningGateway, merchant: MerchantId = '
     return { status: response.status, headers: response.headers, text, body: parsed };
   };
   return {
-    put: (path: string, body: unknown, headers?: Record<string, string>) => call('PUT', path, body, headers),
+    put: (path: string, body: unknown, headers?: Record<string, string>) =>
+      call('PUT', path, body, headers),
     get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),
+    post: (path: string, body?: unknown) => call('POST', path, body),
     url,
   };
 }
 
 /** An AUTHORIZE body for a test card; the expiry selects the simulated outcome. */
-export function authorizeBody(amount = '100.00', expiry = { month: '1', year: '39' }, extra: Record<string, unknown> = {}) {
+export function authorizeBody(
+  amount = '100.00',
+  expiry = { month: '1', year: '39' },
+  extra: Record<string, unknown> = {},
+) {
   return {
     apiOperation: 'AUTHORIZE',
     order: { amount, currency: 'USD' },
-    sourceOfFunds: { type: 'CARD', provided: { card: { number: '5123450000000008', expiry, securityCode: '100' } } },
+    sourceOfFunds: {
+      type: 'CARD',
+      provided: { card: { number: '5123450000000008', expiry, securityCode: '100' } },
+    },
     ...extra,
   };
 }

@@ -5,10 +5,13 @@ import { AppModule } from './app.module';
 import { ConfigError, loadConfig, type GatewayConfig } from './config/gateway.config';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { configureFastify } from './http/fastify-setup';
+import { PublicUrl } from './config/public-url';
 import { MerchantFileError } from './merchant/merchant-registry';
 
 export async function createGateway(config: GatewayConfig): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ logger: false });
+  // Payer page tokens name merchant, order and transaction (40 characters each at most) and are
+  // longer than Fastify's default limit of 100 characters for a path parameter.
+  const adapter = new FastifyAdapter({ logger: false, maxParamLength: 1024 });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forConfig(config),
     adapter,
@@ -29,6 +32,8 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  app.get(PublicUrl).listeningAt(`http://${host}:${port}`);
   // Tests and scripts read this line to find the port when PORT=0.
   console.log(`gateway listening on http://${config.host}:${port} (data: ${config.dataDir})`);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -37,3 +37,4 @@ export {
 } from './validate';
 export { findEmbeddedCardNumber } from './card-data-guard';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi/document';
+export { updateSessionContract, validateSessionUpdate } from './session/update-session.contract';

@@ -8,3 +8,8 @@ export * from './order/order.state';
 export * from './order/order.decide';
 export * from './order/order.decider';
 export * from './order/order.stream';
+export * from './order/authentication.types';
+export * from './order/authentication.commands';
+export * from './order/browser-payment.types';
+export * from './order/browser-payment.commands';
+export { paymentForbiddenByAuthentication } from './order/authentication.decide';

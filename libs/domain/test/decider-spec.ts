@@ -3,9 +3,16 @@ import {
   evolve,
   initialState,
   OrderRejection,
-  type OrderCommand,
+  type DeciderCommand,
   type OrderEvent,
+  type OrderState,
 } from '@gateway/domain';
+
+/** The order of a folded state, for assertions on it. */
+export function orderOf(state: OrderState) {
+  if (state.kind !== 'Order') throw new Error('no order');
+  return state;
+}
 
 /**
  * Data-only specs for the Order decider:
@@ -15,7 +22,7 @@ import {
 export function given(history: readonly OrderEvent[]) {
   const state = history.reduce(evolve, initialState());
   return {
-    when(command: OrderCommand) {
+    when(command: DeciderCommand) {
       return {
         then(expected: readonly OrderEvent[]) {
           expect(decide(command, state)).toEqual(expected);

@@ -1,4 +1,10 @@
-import { isLuhnValid, maskAccountNumber, maskCardNumber, parseAmount, toDecimal } from '@gateway/domain';
+import {
+  isLuhnValid,
+  maskAccountNumber,
+  maskCardNumber,
+  parseAmount,
+  toDecimal,
+} from '@gateway/domain';
 
 describe('money in thousandths', () => {
   it.each([

@@ -8,6 +8,13 @@ export interface GatewayConfig {
   readonly merchantsFile: string;
   /** Largest request body accepted, in bytes. */
   readonly bodyLimit: number;
+  /**
+   * The address payers' browsers reach the gateway at: the base of acsUrl and redirectUrl.
+   * Undefined means the address it listens on (known only once listening when PORT=0).
+   */
+  readonly publicUrl?: string;
+  /** How long a payment session lives after it is created, in seconds. */
+  readonly sessionTtlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -36,12 +43,28 @@ export function loadConfig(
     const raw = env[name] || fallback;
     return isAbsolute(raw) ? raw : resolve(cwd, raw);
   };
+  const url = (name: string): string | undefined => {
+    const raw = env[name];
+    if (!raw) return undefined;
+    try {
+      const parsed = new URL(raw);
+      if (parsed.protocol === 'http:' || parsed.protocol === 'https:')
+        return parsed.href.replace(/\/$/, '');
+    } catch {
+      // reported below
+    }
+    problems.push(`${name}='${raw}' must be an http or https URL`);
+    return undefined;
+  };
+  const publicUrl = url('GATEWAY_PUBLIC_URL');
   const config: GatewayConfig = {
     port: integer('PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     dataDir: path('GATEWAY_DATA_DIR', 'data'),
     merchantsFile: path('GATEWAY_MERCHANTS_FILE', 'config/merchants.json'),
     bodyLimit: integer('GATEWAY_BODY_LIMIT', 256 * 1024, 1024, 16 * 1024 * 1024),
+    ...(publicUrl ? { publicUrl } : {}),
+    sessionTtlSeconds: integer('GATEWAY_SESSION_TTL', 3600, 1, 7 * 24 * 3600),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

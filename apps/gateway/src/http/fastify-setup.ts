@@ -11,6 +11,9 @@ const DISCARD_LIMIT = 64 * 1024 * 1024;
  * A body over the limit is read to its end and discarded, without buffering, and only then
  * answered with INVALID_REQUEST: closing a connection with unread data makes the kernel reset it,
  * and the client would lose the error. Past DISCARD_LIMIT the connection is simply dropped.
+ *
+ * The payer's pages (/payer/…) are posted by browsers as HTML forms: their bodies are parsed as
+ * form fields instead.
  */
 export function configureFastify(fastify: FastifyInstance, bodyLimit: number): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
@@ -32,7 +35,10 @@ export function configureFastify(fastify: FastifyInstance, bodyLimit: number): v
           ),
           undefined,
         );
-      parseJson(request, Buffer.concat(chunks).toString('utf8'), done);
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (request.url.startsWith('/payer/'))
+        return done(null, Object.fromEntries(new URLSearchParams(text)));
+      parseJson(request, text, done);
     });
   });
 }

@@ -1,9 +1,11 @@
 import { ApiError } from '@gateway/contract';
 import {
+  BROWSER_PAYMENT_PROVIDERS,
   isLuhnValid,
   maskAccountNumber,
   maskCardNumber,
   parseAmount,
+  type BrowserPaymentProvider,
   type OrderRequest,
   type RecordedSourceOfFunds,
   type Thousandths,
@@ -56,6 +58,7 @@ const NOT_ECHOED = new Set([
   'transaction',
   '3DSecure',
   'authentication',
+  'browserPayment',
   'partnerSolutionId',
 ]);
 const ORDER_NOT_ECHOED = new Set(['amount', 'currency', 'notificationUrl', 'acceptPartialAmount']);
@@ -200,6 +203,70 @@ function cardOf(body: Body): { card: CardInput; recorded: RecordedSourceOfFunds 
   };
 }
 
+/**
+ * authentication.* of AUTHENTICATE_PAYER as recorded. The in-app SDK's JWE and ephemeral key are
+ * the directory server's to read and are not kept; the SDK timeout is rounded up to a whole minute
+ * (spec, Limits); with no payer present the challenge preference is NO_CHALLENGE whatever was sent.
+ */
+function authenticationAsRecorded(body: Body): Body {
+  const sent = (get(body, 'authentication') ?? {}) as Body;
+  const sdk = get(body, 'authentication.3ds2.sdk') as Body | undefined;
+  const recordedSdk = sdk
+    ? (() => {
+        const { encryptedData: _jwe, ephemeralPublicKey: _key, timeout, ...kept } = sdk;
+        return typeof timeout === 'number'
+          ? { ...kept, timeout: Math.ceil(timeout / 60) * 60 }
+          : kept;
+      })()
+    : undefined;
+  return {
+    ...sent,
+    ...(recordedSdk ? { '3ds2': { sdk: recordedSdk } } : {}),
+    ...(sent.channel === 'MERCHANT_REQUESTED' ? { challengePreference: 'NO_CHALLENGE' } : {}),
+  };
+}
+
+/** The provider-specific groups a browser payment may carry, recorded as sent (account numbers masked). */
+const PROVIDER_GROUPS: Partial<Record<BrowserPaymentProvider, string>> = {
+  PROVIDER_A: 'providerA',
+  PROVIDER_B: 'providerB',
+  PROVIDER_C: 'providerC',
+};
+
+function browserPaymentOf(body: Body) {
+  const provider = requiredString(body, 'sourceOfFunds.type') as BrowserPaymentProvider;
+  if (!BROWSER_PAYMENT_PROVIDERS.includes(provider))
+    throw ApiError.invalid(
+      `Value '${provider}' is invalid. It is not a browser payment provider`,
+      'sourceOfFunds.type',
+    );
+  const group = PROVIDER_GROUPS[provider];
+  const details = group
+    ? (get(body, `sourceOfFunds.provided.${group}`) as Body | undefined)
+    : undefined;
+  const { paymentConfirmation, ...options } = (get(body, 'browserPayment.providerA') ?? {}) as Body;
+  const providerD = get(body, 'transaction.providerD') as Body | undefined;
+  return {
+    type: 'InitiateBrowserPayment' as const,
+    operation: requiredString(body, 'browserPayment.operation') as 'AUTHORIZE' | 'PAY',
+    provider,
+    amount: amount(body, 'order.amount'),
+    currency: requiredString(body, 'order.currency'),
+    sourceOfFunds: {
+      type: provider,
+      ...(details && group ? { provided: { [group]: masked(details) } } : {}),
+    },
+    returnUrl: requiredString(body, 'browserPayment.returnUrl'),
+    ...(provider === 'PROVIDER_A'
+      ? {
+          paymentConfirmation: paymentConfirmation as 'CONFIRM_AT_MERCHANT' | 'CONFIRM_AT_PROVIDER',
+        }
+      : {}),
+    ...(provider === 'PROVIDER_A' && Object.keys(options).length ? { options } : {}),
+    ...(providerD ? { providerD } : {}),
+  };
+}
+
 function echoOf(body: Body): Body {
   const echo: Body = {};
   for (const [key, value] of Object.entries(body)) {
@@ -232,18 +299,65 @@ export function toOrderRequest(operation: string, body: Body, ctx: RequestContex
   };
   const reference = optionalString(body, 'transaction.reference');
   const withReference = reference !== undefined ? { reference } : {};
+  const sessionId = optionalString(body, 'session.id');
+  const withSession = sessionId !== undefined ? { sessionId } : {};
   switch (operation) {
     case 'AUTHORIZE':
     case 'PAY': {
       const { instrument, recorded } = sourceOf(body);
+      const cited = optionalString(body, 'authentication.transactionId');
       const funding = {
         amount: amount(body, 'order.amount'),
         currency: requiredString(body, 'order.currency'),
         sourceOfFunds: recorded,
+        ...(cited !== undefined ? { authenticationTransactionId: cited } : {}),
       };
       return {
         request: { ...base, ...funding, type: operation === 'PAY' ? 'Pay' : 'Authorize' },
         instrument,
+      };
+    }
+    case 'INITIATE_AUTHENTICATION': {
+      const { card, recorded } = cardOf(body);
+      return {
+        request: {
+          ...base,
+          ...withSession,
+          type: 'InitiateAuthentication',
+          currency: requiredString(body, 'order.currency'),
+          sourceOfFunds: recorded,
+          authentication: (get(body, 'authentication') ?? {}) as Body,
+        },
+        instrument: { kind: 'card', card },
+      };
+    }
+    case 'AUTHENTICATE_PAYER': {
+      const number = optionalString(body, 'sourceOfFunds.provided.card.number');
+      return {
+        request: {
+          ...base,
+          ...withSession,
+          type: 'AuthenticatePayer',
+          amount: amount(body, 'order.amount'),
+          currency: requiredString(body, 'order.currency'),
+          ...(number !== undefined ? { cardNumber: maskCardNumber(number) } : {}),
+          authentication: authenticationAsRecorded(body),
+        },
+      };
+    }
+    case 'INITIATE_BROWSER_PAYMENT':
+      return { request: { ...base, ...browserPaymentOf(body) } };
+    case 'CONFIRM_BROWSER_PAYMENT': {
+      const currency = optionalString(body, 'order.currency');
+      return {
+        request: {
+          ...base,
+          type: 'ConfirmBrowserPayment',
+          ...(get(body, 'order.amount') !== undefined
+            ? { amount: amount(body, 'order.amount') }
+            : {}),
+          ...(currency !== undefined ? { currency } : {}),
+        },
       };
     }
     case 'VERIFY': {

@@ -1,42 +1,29 @@
-import type { Acquirer, AcquirerRequest } from '@gateway/acquirer';
-import { ApiError } from '@gateway/contract';
-import {
-  decide,
-  findTransaction,
-  orderStreamId,
-  rejectionOf,
-  type Order,
-  type OrderRequest,
-  type OrderState,
-} from '@gateway/domain';
-import { WrongExpectedRevisionError } from '@gateway/event-store';
+import { findTransaction, orderStreamId, type Order, type OrderState } from '@gateway/domain';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { ACQUIRER, CLOCK, type Clock } from '../tokens';
 import { KeyedMutex } from '../order/keyed-mutex';
 import { OrderRepository } from '../order/order.repository';
-import { get, toOrderRequest, type Instrument } from './operation-request.mapper';
+import { CLOCK, type Clock } from '../tokens';
+import { OperationAnswers } from './operation-answers';
+import { get, toOrderRequest } from './operation-request.mapper';
+import { appendDecided, refuseIfNotAllowed } from './order-writer';
 import {
   ProcessTransactionCommand,
   type ProcessedTransaction,
 } from './process-transaction.command';
-import { toProcessorOutcome, withCardFacts } from './processor-outcome';
 import { lockFailure, renderTransaction } from './transaction.response';
 
-/** How often a request is re-decided when another writer got to the order's stream first. */
-const CONFLICT_RETRIES = 3;
-
 /**
- * The write path of every operation: load the order, refuse what its state does not allow, ask the
- * acquirer, decide, append durably, answer. Requests on one order run one at a time (KeyedMutex).
+ * The write path of every operation: load the order, refuse what its state does not allow, ask
+ * whoever answers (acquirer, authentication server, provider), decide, append durably, answer.
+ * Requests on one order, the payer's steps included, run one at a time (the shared KeyedMutex).
  */
 @CommandHandler(ProcessTransactionCommand)
 export class ProcessTransactionHandler implements ICommandHandler<ProcessTransactionCommand> {
-  private readonly locks = new KeyedMutex();
-
   constructor(
     private readonly orders: OrderRepository,
-    @Inject(ACQUIRER) private readonly acquirer: Acquirer,
+    private readonly answers: OperationAnswers,
+    private readonly locks: KeyedMutex,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -50,7 +37,7 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
     streamId: string,
   ): Promise<ProcessedTransaction> {
     const correlationId = get(command.body, 'correlationId') as string | undefined;
-    let loaded = await this.orders.load(streamId);
+    const loaded = await this.orders.load(streamId);
     const replayed = replay(loaded.state, command, correlationId);
     if (replayed) return replayed;
 
@@ -64,117 +51,47 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
       requestHash: command.requestHash,
     });
     refuseIfNotAllowed(request, loaded.state);
-
-    const answer = await this.acquirer.process(
-      acquirerRequest(request, instrument, command.body, loaded.state, now),
+    const answered = await this.answers.answer(
+      request,
+      instrument,
+      command.body,
+      loaded.state,
+      now,
     );
-    const decided = {
-      ...request,
-      ...('sourceOfFunds' in request && request.sourceOfFunds
-        ? { sourceOfFunds: withCardFacts(request.sourceOfFunds, answer) }
-        : {}),
-      outcome: toProcessorOutcome(answer),
-    };
-    const metadata = {
+    const saved = await appendDecided(this.orders, streamId, loaded, answered, {
       merchantId: command.merchant.id,
       apiOperation: command.apiOperation,
       apiVersion: command.apiVersion,
       causedBy: `merchant.${command.merchant.id}`,
       time: request.now,
       ...(correlationId !== undefined ? { correlationId } : {}),
+    });
+    if (!saved) return { body: lockFailure(command, correlationId) };
+    return {
+      body: renderTransaction(
+        saved.state as Order,
+        findTransaction(saved.state, request.transactionId)!,
+        correlationId,
+      ),
     };
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const saved = await this.orders.append(
-          streamId,
-          loaded,
-          decide(decided, loaded.state),
-          metadata,
-        );
-        return {
-          body: renderTransaction(
-            saved.state as Order,
-            findTransaction(saved.state, request.transactionId)!,
-            correlationId,
-          ),
-        };
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
-        if (attempt === CONFLICT_RETRIES) return { body: lockFailure(command, correlationId) };
-        loaded = await this.orders.load(streamId);
-        refuseIfNotAllowed(request, loaded.state);
-      }
-    }
   }
 }
 
-/** The same request again (same ids, same body) gets the original response; nothing moves twice. */
+/**
+ * The same request again (same ids, same body) gets the original response; nothing moves twice.
+ * A transaction of several steps (3-D Secure, browser payments) answers each step's retry with
+ * that step's own response.
+ */
 function replay(
   state: OrderState,
   command: ProcessTransactionCommand,
   correlationId?: string,
 ): ProcessedTransaction | undefined {
   const existing = findTransaction(state, command.transactionId);
-  if (!existing || existing.requestHash !== command.requestHash) return undefined;
-  return { body: renderTransaction(state as Order, existing, correlationId) };
-}
-
-function refuseIfNotAllowed(request: OrderRequest, state: OrderState): void {
-  const rejection = rejectionOf(request, state);
-  if (rejection)
-    throw ApiError.invalid(rejection.explanation, rejection.field, rejection.validationType);
-}
-
-function acquirerRequest(
-  request: OrderRequest,
-  instrument: Instrument | undefined,
-  body: Record<string, unknown>,
-  state: OrderState,
-  now: Date,
-): AcquirerRequest {
-  const base = {
-    merchantId: request.merchantId,
-    orderId: request.orderId,
-    transactionId: request.transactionId,
-    now,
-  };
-  switch (request.type) {
-    case 'Authorize':
-    case 'Pay':
-    case 'Verify': {
-      const operation =
-        request.type === 'Authorize' ? 'AUTHORIZE' : request.type === 'Pay' ? 'PAY' : 'VERIFY';
-      const funds = {
-        ...base,
-        operation,
-        amount: request.amount,
-        currency: request.currency,
-        customerEmail: get(body, 'customer.email') as string | undefined,
-      } as const;
-      const acceptPartialAmount = get(body, 'order.acceptPartialAmount') === true;
-      if (instrument?.kind !== 'card') {
-        const { sourceType, giftCardNumber } = instrument!;
-        return {
-          ...funds,
-          sourceType,
-          acceptPartialAmount,
-          ...(giftCardNumber ? { giftCardNumber } : {}),
-        };
-      }
-      const billingStreet = get(body, 'billing.address.street') as string | undefined;
-      return { ...funds, card: instrument.card, billingStreet, acceptPartialAmount };
-    }
-    case 'Capture':
-    case 'Refund':
-      return {
-        ...base,
-        operation: request.type === 'Capture' ? 'CAPTURE' : 'REFUND',
-        amount: request.amount,
-        currency: request.currency,
-      };
-    case 'Void': {
-      const target = findTransaction(state, request.targetTransactionId)!;
-      return { ...base, operation: 'VOID', amount: target.amount, currency: target.currency };
-    }
-  }
+  if (!existing) return undefined;
+  const version = [...(existing.earlier ?? []), existing].find(
+    (v) => v.requestHash === command.requestHash,
+  );
+  if (!version) return undefined;
+  return { body: renderTransaction(state as Order, version, correlationId) };
 }

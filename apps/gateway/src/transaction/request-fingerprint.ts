@@ -1,6 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHmac } from 'node:crypto';
+import { dataDirKey } from '../config/data-dir-key';
 
 /**
  * Recognises "the same request again" (same version, operation and body) without storing the body.
@@ -11,12 +10,7 @@ export class RequestFingerprint {
   private constructor(private readonly key: Buffer) {}
 
   static fromDataDir(dataDir: string): RequestFingerprint {
-    const file = join(dataDir, 'fingerprint.key');
-    if (!existsSync(file)) {
-      mkdirSync(dataDir, { recursive: true });
-      writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
-    }
-    return new RequestFingerprint(Buffer.from(readFileSync(file, 'utf8').trim(), 'base64'));
+    return new RequestFingerprint(dataDirKey(dataDir, 'fingerprint.key'));
   }
 
   of(apiVersion: number, body: unknown): string {

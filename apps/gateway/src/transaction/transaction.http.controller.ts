@@ -1,15 +1,26 @@
-import { ApiError, findEmbeddedCardNumber, validateBody } from '@gateway/contract';
+import { ApiError, findEmbeddedCardNumber, isJsonObject, validateBody } from '@gateway/contract';
 import { Body, Controller, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard';
 import { idParam, parseOrderPath } from '../http/path-params';
 import type { Merchant } from '../merchant/merchant-registry';
 import { RetrieveOrderQuery } from '../order/retrieve-order.query';
+import { PaymentSessions, SESSION_ID } from '../session/payment-sessions';
 import { get } from './operation-request.mapper';
 import { ProcessTransactionCommand } from './process-transaction.command';
 import { RequestFingerprint } from './request-fingerprint';
 
 type PathParams = { version?: string; orderId?: string; transactionId?: string };
+
+/** Operations that send the card to the acquirer: after them a session forgets the security code. */
+const CHARGES_CARD = new Set(['AUTHORIZE', 'PAY', 'VERIFY']);
+
+/** A request citing a payment session by a well-formed id; the contract judges anything else. */
+function citesSession(body: unknown): body is Record<string, unknown> {
+  if (!isJsonObject(body) || !isJsonObject(body.session)) return false;
+  const id = body.session.id;
+  return typeof id === 'string' && SESSION_ID.test(id);
+}
 
 /** PUT …/transaction/{id} runs an operation; GET retrieves one transaction. */
 @Controller(
@@ -21,6 +32,7 @@ export class TransactionHttpController {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     private readonly fingerprint: RequestFingerprint,
+    private readonly sessions: PaymentSessions,
   ) {}
 
   @Put()
@@ -32,7 +44,10 @@ export class TransactionHttpController {
   ) {
     const { apiVersion, orderId } = parseOrderPath(params);
     const transactionId = idParam(params.transactionId, 'transaction.id');
-    const validated = validateBody(apiVersion, body);
+    const withSession = citesSession(body)
+      ? this.sessions.requestWithSession(merchant.id, orderId, apiVersion, body)
+      : undefined;
+    const validated = validateBody(apiVersion, withSession?.body ?? body);
     if (!validated.ok) throw ApiError.fromFieldError(validated.error);
     const cardData = findEmbeddedCardNumber(validated.value);
     if (cardData) throw ApiError.fromFieldError(cardData);
@@ -41,6 +56,7 @@ export class TransactionHttpController {
     if (get(validated.value, 'responseControls.sensitiveData') === 'UNMASK')
       throw ApiError.rejected('UNMASK_NOT_PERMITTED');
     const { value } = validated;
+    if (withSession) this.sessions.bindToOrder(withSession.session, orderId);
     const command = new ProcessTransactionCommand(
       merchant,
       value.apiOperation as string,
@@ -50,7 +66,10 @@ export class TransactionHttpController {
       value,
       this.fingerprint.of(apiVersion, body),
     );
-    return (await this.commands.execute(command)).body;
+    const { body: response } = await this.commands.execute(command);
+    if (withSession && CHARGES_CARD.has(command.apiOperation))
+      this.sessions.securityCodeUsed(withSession.session);
+    return response;
   }
 
   @Get()

@@ -1,3 +1,5 @@
+import { renderAuthentication, renderProof } from './authentication.response';
+import { renderBrowserPayment } from './browser-payment.response';
 import { renderCurrencyConversion, renderGiftCard } from './funds.response';
 import { withResponseAddresses } from './address.response';
 import {
@@ -32,21 +34,32 @@ export function renderTransaction(
   };
   const echo = withResponseAddresses(tx.echo as Json);
   const source = tx.sourceOfFunds ?? latestSourceOfFunds(order, tx);
+  const authenticationStatus = tx.authentication?.status ?? tx.proof?.status;
   return {
     ...(correlationId !== undefined ? { correlationId } : {}),
+    ...(tx.authentication
+      ? { authentication: renderAuthentication(order.orderId, tx) }
+      : tx.proof
+        ? { authentication: renderProof(tx.proof) }
+        : {}),
     ...(processor.authorizationResponse
       ? { authorizationResponse: processor.authorizationResponse }
       : {}),
     ...pick(echo, ECHOED_GROUPS),
+    ...(tx.browserPayment ? { browserPayment: renderBrowserPayment(tx.browserPayment) } : {}),
     ...(echo.currencyConversion
       ? { currencyConversion: renderCurrencyConversion(echo.currencyConversion as Json) }
       : {}),
+    ...(tx.authentication?.encryptedData ? { encryptedData: tx.authentication.encryptedData } : {}),
     gatewayEntryPoint: 'WEB_SERVICES_API',
     ...(processor.giftCard ? { giftCard: renderGiftCard(processor.giftCard) } : {}),
     merchant: order.merchantId,
     order: {
       ...(echo.order as Json | undefined),
       amount: toDecimal(orderAfter.amount),
+      ...(orderAfter.authenticationStatus
+        ? { authenticationStatus: orderAfter.authenticationStatus }
+        : {}),
       creationTime: order.creationTime,
       currency: order.currency,
       id: order.orderId,
@@ -57,7 +70,13 @@ export function renderTransaction(
       totalCapturedAmount: toDecimal(orderAfter.totals.captured),
       totalRefundedAmount: toDecimal(orderAfter.totals.refunded),
     },
-    response: { ...processor.response, gatewayCode: tx.gatewayCode },
+    response: {
+      ...processor.response,
+      gatewayCode: tx.gatewayCode,
+      ...(tx.authentication
+        ? { gatewayRecommendation: tx.authentication.gatewayRecommendation }
+        : {}),
+    },
     result: resultOf(tx.gatewayCode),
     ...(processor.risk ? { risk: processor.risk } : {}),
     ...(source ? { sourceOfFunds: renderSourceOfFunds(source) } : {}),
@@ -65,8 +84,10 @@ export function renderTransaction(
     transaction: {
       ...processor.transaction,
       amount: toDecimal(tx.amount),
+      ...(authenticationStatus ? { authenticationStatus } : {}),
       currency: tx.currency,
       id: tx.id,
+      ...(tx.browserPayment?.providerD ? { providerD: tx.browserPayment.providerD } : {}),
       ...(tx.reference !== undefined ? { reference: tx.reference } : {}),
       ...(tx.requestedAmount !== undefined
         ? { requestedAmount: toDecimal(tx.requestedAmount) }
@@ -88,6 +109,7 @@ export function renderOrder(order: Order): Json {
   return {
     ...(first ? (withResponseAddresses(first.echo as Json).order as Json | undefined) : undefined),
     amount: toDecimal(order.amount),
+    ...(order.authenticationStatus ? { authenticationStatus: order.authenticationStatus } : {}),
     creationTime: order.creationTime,
     currency: order.currency,
     id: order.orderId,

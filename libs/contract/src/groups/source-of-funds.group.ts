@@ -177,7 +177,10 @@ export const voidSourceOfFunds = group('The payment instrument', {
   provided: group('Payment details supplied in the request', { card }),
 });
 
-/** Initiate Browser Payment: a provider, chosen by type (the shown subset of the values). */
+/**
+ * Initiate Browser Payment: a provider, chosen by type. The spec's list of the subset is cut after
+ * PROVIDER_A; the providers C and E, which other operations name, complete it.
+ */
 export const browserPaymentSourceOfFunds = required(
   group('The browser payment provider', {
     provided: group(
@@ -186,7 +189,7 @@ export const browserPaymentSourceOfFunds = required(
     ),
     type: {
       kind: 'enum',
-      values: ['PROVIDER_D', 'PROVIDER_B', 'PROVIDER_A'],
+      values: ['PROVIDER_D', 'PROVIDER_B', 'PROVIDER_A', 'PROVIDER_C', 'PROVIDER_E'],
       required: true,
       description: 'Provider',
     },

@@ -105,8 +105,9 @@ export const ORDER_STATUSES = [
   'VERIFIED',
 ] as const;
 
-/** Spec, transaction.type. */
+/** Spec, transaction.type, plus AUTHENTICATION: the 3-D Secure transaction the gateway family records. */
 export const TRANSACTION_TYPES = [
+  'AUTHENTICATION',
   'AUTHORIZATION',
   'AUTHORIZATION_UPDATE',
   'CAPTURE',

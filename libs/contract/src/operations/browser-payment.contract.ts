@@ -36,6 +36,19 @@ export const initiateBrowserPaymentV37 = contract(
     ),
     shipping,
     sourceOfFunds: browserPaymentSourceOfFunds,
+    transaction: group('The transaction', {
+      providerD: group('Bank payment provider D details', {
+        merchantPaymentReference: {
+          kind: 'string',
+          min: 1,
+          max: 62,
+          required: true,
+          description: "The merchant's payment reference shown to the payer",
+        },
+        paymentDueDate: { kind: 'date', description: 'Date by which the payer must pay' },
+        paymentReason: { kind: 'string', min: 1, max: 50, description: 'Reason for the payment' },
+      }),
+    }),
     ...generalFields,
   },
   [

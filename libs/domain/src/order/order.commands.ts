@@ -1,9 +1,24 @@
 import type { Thousandths } from '../money';
+import type {
+  AuthenticatePayer,
+  CompleteChallenge,
+  InitiateAuthentication,
+  PayerAuthenticationAnswer,
+  AuthenticationLookup,
+  ChallengeAnswer,
+} from './authentication.commands';
+import type {
+  BrowserPaymentStart,
+  ConfirmBrowserPayment,
+  InitiateBrowserPayment,
+  RedirectToProvider,
+  ReturnFromProvider,
+} from './browser-payment.commands';
 import type { RequestEcho } from './order.events';
 import type { ProcessorOutcome, RecordedSourceOfFunds } from './order.types';
 
 /** What every operation request carries: the ids, time and version are passed in, never read. */
-interface RequestBase {
+export interface RequestBase {
   readonly merchantId: string;
   readonly orderId: string;
   readonly transactionId: string;
@@ -23,10 +38,15 @@ interface FundingRequest extends RequestBase {
   readonly sourceOfFunds: RecordedSourceOfFunds;
 }
 
-export interface Authorize extends FundingRequest {
+/** AUTHORIZE and PAY may cite the 3-D Secure authentication whose proof they carry. */
+interface PaymentRequest extends FundingRequest {
+  readonly authenticationTransactionId?: string;
+}
+
+export interface Authorize extends PaymentRequest {
   readonly type: 'Authorize';
 }
-export interface Pay extends FundingRequest {
+export interface Pay extends PaymentRequest {
   readonly type: 'Pay';
 }
 export interface Verify extends FundingRequest {
@@ -53,8 +73,47 @@ export interface Void extends RequestBase {
   readonly reference?: string;
 }
 
-/** A request as the merchant made it, before the processor has answered. */
-export type OrderRequest = Authorize | Pay | Verify | Capture | Refund | Void;
+/** The ids and time of a step the payer takes on one of the gateway's pages. */
+export interface PayerStepBase {
+  readonly merchantId: string;
+  readonly orderId: string;
+  readonly transactionId: string;
+  readonly now: string;
+}
 
-/** A request together with the processor's answer: the decider's input. */
-export type OrderCommand = OrderRequest & { readonly outcome: ProcessorOutcome };
+/** A request as the merchant (or the payer, on the gateway's pages) made it, before any answer. */
+export type OrderRequest =
+  | Authorize
+  | Pay
+  | Verify
+  | Capture
+  | Refund
+  | Void
+  | InitiateAuthentication
+  | AuthenticatePayer
+  | CompleteChallenge
+  | InitiateBrowserPayment
+  | RedirectToProvider
+  | ReturnFromProvider
+  | ConfirmBrowserPayment;
+
+/** The payment operations the acquirer answers, with its answer. */
+export type OrderCommand = (Authorize | Pay | Verify | Capture | Refund | Void) & {
+  readonly outcome: ProcessorOutcome;
+};
+
+/** The 3-D Secure steps with the authentication server's answer. */
+export type AuthenticationCommand =
+  | (InitiateAuthentication & { readonly outcome: AuthenticationLookup })
+  | (AuthenticatePayer & { readonly outcome: PayerAuthenticationAnswer })
+  | (CompleteChallenge & { readonly outcome: ChallengeAnswer });
+
+/** The browser payment steps; the provider answers the payer's return and the merchant's confirmation. */
+export type BrowserPaymentCommand =
+  | (InitiateBrowserPayment & { readonly outcome: BrowserPaymentStart })
+  | RedirectToProvider
+  | (ReturnFromProvider & { readonly outcome: ProcessorOutcome })
+  | (ConfirmBrowserPayment & { readonly outcome: ProcessorOutcome });
+
+/** Every request together with its answer: the decider's input. */
+export type DeciderCommand = OrderCommand | AuthenticationCommand | BrowserPaymentCommand;

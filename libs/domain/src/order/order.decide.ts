@@ -1,8 +1,22 @@
 import type { Thousandths } from '../money';
 import { toDecimal } from '../money';
-import type { OrderCommand, OrderRequest, Refund, Void } from './order.commands';
-import type { OrderEvent, TransactionProcessed, TransactionRecord } from './order.events';
+import {
+  authenticationInitiated,
+  authenticationStepRejection,
+  decideAuthenticationStep,
+  paymentForbiddenByAuthentication,
+  proofFor,
+  proofRejection,
+} from './authentication.decide';
+import {
+  browserPaymentInitiated,
+  browserPaymentStepRejection,
+  decideBrowserPaymentStep,
+} from './browser-payment.decide';
+import type { DeciderCommand, OrderRequest, Refund, Void } from './order.commands';
+import type { OrderEvent, TransactionRecord } from './order.events';
 import { OrderRejection } from './order.rejection';
+import { acceptsNewPayment } from './order.rules';
 import type { Order, OrderState, TransactionState } from './order.state';
 import { isApproved, type TransactionType } from './order.types';
 
@@ -10,9 +24,33 @@ import { isApproved, type TransactionType } from './order.types';
  * decide(command, state) → events. Pure: the processor's answer, the time and the ids all arrive in
  * the command. Throws OrderRejection when the order's state does not allow the request.
  */
-export function decide(command: OrderCommand, state: OrderState): OrderEvent[] {
+export function decide(command: DeciderCommand, state: OrderState): OrderEvent[] {
   const rejection = rejectionOf(command, state);
   if (rejection) throw rejection;
+  switch (command.type) {
+    case 'AuthenticatePayer':
+    case 'CompleteChallenge':
+      return decideAuthenticationStep(command, state as Order);
+    case 'RedirectToProvider':
+    case 'ReturnFromProvider':
+    case 'ConfirmBrowserPayment':
+      return decideBrowserPaymentStep(command, state as Order);
+    default:
+      return decideNewTransaction(command, state);
+  }
+}
+
+/** Later steps of an existing transaction; every other request opens a new one. */
+type ContinuationType =
+  | 'AuthenticatePayer'
+  | 'CompleteChallenge'
+  | 'RedirectToProvider'
+  | 'ReturnFromProvider'
+  | 'ConfirmBrowserPayment';
+
+type NewTransactionCommand = Exclude<DeciderCommand, { type: ContinuationType }>;
+
+function decideNewTransaction(command: NewTransactionCommand, state: OrderState): OrderEvent[] {
   const created: OrderEvent[] =
     state.kind === 'NoOrder'
       ? [
@@ -28,14 +66,15 @@ export function decide(command: OrderCommand, state: OrderState): OrderEvent[] {
           },
         ]
       : [];
-  const reversal: OrderEvent[] = command.outcome.reversed
-    ? [
-        {
-          type: 'AuthorizationReversed',
-          data: { transactionId: command.transactionId, reason: 'TIMED_OUT', time: command.now },
-        },
-      ]
-    : [];
+  const reversal: OrderEvent[] =
+    'reversed' in command.outcome && command.outcome.reversed
+      ? [
+          {
+            type: 'AuthorizationReversed',
+            data: { transactionId: command.transactionId, reason: 'TIMED_OUT', time: command.now },
+          },
+        ]
+      : [];
   return [...created, transactionEvent(command, state), ...reversal];
 }
 
@@ -44,6 +83,37 @@ export function decide(command: OrderCommand, state: OrderState): OrderEvent[] {
  * calls the processor, so an illegal request never reaches the acquirer; decide asks it again.
  */
 export function rejectionOf(request: OrderRequest, state: OrderState): OrderRejection | undefined {
+  switch (request.type) {
+    case 'AuthenticatePayer':
+    case 'CompleteChallenge':
+      return authenticationStepRejection(request, state) ?? currencyRejection(request, state);
+    case 'RedirectToProvider':
+    case 'ReturnFromProvider':
+    case 'ConfirmBrowserPayment':
+      return browserPaymentStepRejection(request, state) ?? currencyRejection(request, state);
+    default:
+      return newTransactionRejection(request, state);
+  }
+}
+
+function currencyRejection(request: OrderRequest, state: OrderState): OrderRejection | undefined {
+  if (state.kind !== 'Order' || !('currency' in request) || request.currency === undefined)
+    return undefined;
+  if (request.currency === state.currency) return undefined;
+  const field =
+    request.type === 'Capture' || request.type === 'Refund'
+      ? 'transaction.currency'
+      : 'order.currency';
+  return new OrderRejection(
+    field,
+    `Value '${request.currency}' is invalid. The order's currency is ${state.currency}`,
+  );
+}
+
+function newTransactionRejection(
+  request: Exclude<OrderRequest, { type: ContinuationType }>,
+  state: OrderState,
+): OrderRejection | undefined {
   if (state.kind === 'Order') {
     if (findTransaction(state, request.transactionId)) {
       return new OrderRejection(
@@ -58,27 +128,17 @@ export function rejectionOf(request: OrderRequest, state: OrderState): OrderReje
         `Field '${initialOnly}' is accepted only on the initial transaction of an order`,
       );
     }
-    if ('currency' in request && request.currency !== state.currency) {
-      const field =
-        request.type === 'Capture' || request.type === 'Refund'
-          ? 'transaction.currency'
-          : 'order.currency';
-      return new OrderRejection(
-        field,
-        `Value '${request.currency}' is invalid. The order's currency is ${state.currency}`,
-      );
-    }
+    const currency = currencyRejection(request, state);
+    if (currency) return currency;
   }
   switch (request.type) {
     case 'Authorize':
     case 'Pay':
+      return openOrderRejection(request, state) ?? proofRejection(request, state);
     case 'Verify':
-      return state.kind === 'Order' && state.status !== 'FAILED' && state.status !== 'VERIFIED'
-        ? new OrderRejection(
-            'apiOperation',
-            `Order '${request.orderId}' already has status ${state.status}; use a new order id`,
-          )
-        : undefined;
+    case 'InitiateAuthentication':
+    case 'InitiateBrowserPayment':
+      return openOrderRejection(request, state);
     case 'Capture':
       if (state.kind === 'NoOrder') return noSuchOrder(request);
       return exceeds(
@@ -96,6 +156,15 @@ export function rejectionOf(request: OrderRequest, state: OrderState): OrderReje
       return unexpected;
     }
   }
+}
+
+function openOrderRejection(request: OrderRequest, state: OrderState): OrderRejection | undefined {
+  return state.kind === 'Order' && !acceptsNewPayment(state)
+    ? new OrderRejection(
+        'apiOperation',
+        `Order '${request.orderId}' already has status ${state.status}; use a new order id`,
+      )
+    : undefined;
 }
 
 export function findTransaction(
@@ -205,8 +274,8 @@ function hasDependants(order: Order, target: TransactionState): boolean {
   return target.refundedAmount > 0;
 }
 
-function currencyOf(command: OrderCommand, state: OrderState): string {
-  if ('currency' in command) return command.currency;
+function currencyOf(command: NewTransactionCommand, state: OrderState): string {
+  if ('currency' in command && command.currency !== undefined) return command.currency;
   return state.kind === 'Order' ? state.currency : '';
 }
 
@@ -218,18 +287,36 @@ function refundTarget(request: Refund, order: Order): string | undefined {
     ?.id;
 }
 
-function transactionEvent(command: OrderCommand, state: OrderState): TransactionProcessed {
-  const { outcome } = command;
-  const base = {
+function transactionEvent(command: NewTransactionCommand, state: OrderState): OrderEvent {
+  const common = {
     id: command.transactionId,
     currency: currencyOf(command, state),
-    gatewayCode: outcome.gatewayCode,
-    processor: outcome.details,
     echo: command.echo,
     timeOfRecord: command.now,
     apiVersion: command.apiVersion,
     requestHash: command.requestHash,
   };
+  switch (command.type) {
+    case 'InitiateAuthentication':
+      return authenticationInitiated(command, {
+        ...common,
+        gatewayCode: 'APPROVED',
+        processor: {},
+      });
+    case 'InitiateBrowserPayment':
+      return browserPaymentInitiated(command, { ...common, gatewayCode: 'PENDING', processor: {} });
+    default:
+      return paymentEvent(command, state, common);
+  }
+}
+
+function paymentEvent(
+  command: Extract<NewTransactionCommand, { outcome: { details: unknown } }>,
+  state: OrderState,
+  common: Omit<TransactionRecord, 'type' | 'amount' | 'gatewayCode' | 'processor'>,
+): OrderEvent {
+  const { outcome } = command;
+  const base = { ...common, gatewayCode: outcome.gatewayCode, processor: outcome.details };
   const requested = (asked: Thousandths) =>
     outcome.gatewayCode === 'PARTIALLY_APPROVED'
       ? { amount: outcome.approvedAmount, requestedAmount: asked }
@@ -248,21 +335,21 @@ function transactionEvent(command: OrderCommand, state: OrderState): Transaction
 
   switch (command.type) {
     case 'Authorize':
-      return {
-        type: 'AuthorizationProcessed',
-        data: record('AUTHORIZATION', {
-          ...requested(command.amount),
-          sourceOfFunds: command.sourceOfFunds,
-        }),
-      };
-    case 'Pay':
-      return {
-        type: 'PaymentProcessed',
-        data: record('PAYMENT', {
-          ...requested(command.amount),
-          sourceOfFunds: command.sourceOfFunds,
-        }),
-      };
+    case 'Pay': {
+      const proof = proofFor(command, state);
+      const data = record(command.type === 'Pay' ? 'PAYMENT' : 'AUTHORIZATION', {
+        ...requested(command.amount),
+        sourceOfFunds: command.sourceOfFunds,
+        ...(proof ? { proof } : {}),
+        // The issuer asked not to proceed (behaviour notes, 3-D Secure flow): never approved.
+        ...(paymentForbiddenByAuthentication(command, state)
+          ? { gatewayCode: 'AUTHENTICATION_FAILED' as const, amount: command.amount }
+          : {}),
+      });
+      return command.type === 'Pay'
+        ? { type: 'PaymentProcessed', data }
+        : { type: 'AuthorizationProcessed', data };
+    }
     case 'Verify':
       // Verify's amount serves risk assessment only; no money is asked for.
       return {

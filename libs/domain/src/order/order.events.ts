@@ -1,4 +1,6 @@
 import type { Thousandths } from '../money';
+import type { AuthenticationProof, AuthenticationRecord } from './authentication.types';
+import type { BrowserPaymentRecord } from './browser-payment.types';
 import type { GatewayCode, RecordedSourceOfFunds, TransactionType } from './order.types';
 
 /** Non-sensitive request data echoed in responses (billing, customer, order description, …). */
@@ -22,6 +24,31 @@ export interface TransactionRecord {
   readonly apiVersion: number;
   /** Hash of the request that created it, so a retry with the same body is recognised. */
   readonly requestHash: string;
+  /** AUTHENTICATION transactions: the 3-D Secure steps so far. */
+  readonly authentication?: AuthenticationRecord;
+  /** AUTHORIZATION and PAYMENT citing authentication.transactionId: the proof attached. */
+  readonly proof?: AuthenticationProof;
+  /** AUTHORIZATION and PAYMENT started by INITIATE_BROWSER_PAYMENT. */
+  readonly browserPayment?: BrowserPaymentRecord;
+}
+
+/**
+ * A later step of an existing transaction: AUTHENTICATE_PAYER and the challenge continue an
+ * AUTHENTICATION; the provider's page and CONFIRM_BROWSER_PAYMENT continue a browser payment.
+ * The members given replace the transaction's; the version before is kept for replays.
+ */
+export interface TransactionRevision {
+  readonly transactionId: string;
+  readonly time: string;
+  readonly gatewayCode: GatewayCode;
+  /** The merchant request that made this step; absent for the payer's steps on the gateway's pages. */
+  readonly requestHash?: string;
+  readonly apiVersion?: number;
+  readonly amount?: Thousandths;
+  readonly echo?: RequestEcho;
+  readonly processor?: Readonly<Record<string, unknown>>;
+  readonly authentication?: AuthenticationRecord;
+  readonly browserPayment?: BrowserPaymentRecord;
 }
 
 export interface OrderCreated {
@@ -56,6 +83,8 @@ export type CaptureProcessed = TransactionEvent<'CaptureProcessed'>;
 export type RefundProcessed = TransactionEvent<'RefundProcessed'>;
 export type VoidProcessed = TransactionEvent<'VoidProcessed'>;
 export type VerificationProcessed = TransactionEvent<'VerificationProcessed'>;
+export type AuthenticationInitiated = TransactionEvent<'AuthenticationInitiated'>;
+export type BrowserPaymentInitiated = TransactionEvent<'BrowserPaymentInitiated'>;
 
 export type TransactionProcessed =
   | AuthorizationProcessed
@@ -63,7 +92,31 @@ export type TransactionProcessed =
   | CaptureProcessed
   | RefundProcessed
   | VoidProcessed
-  | VerificationProcessed;
+  | VerificationProcessed
+  | AuthenticationInitiated
+  | BrowserPaymentInitiated;
 
-export type OrderEvent = OrderCreated | TransactionProcessed | AuthorizationReversed;
+type RevisionEvent<T extends string> = { readonly type: T; readonly data: TransactionRevision };
+
+/** AUTHENTICATE_PAYER answered with a challenge: the payer must act on the ACS page. */
+export type PayerAuthenticationStarted = RevisionEvent<'PayerAuthenticationStarted'>;
+/** The authentication's result, frictionless or after the challenge. */
+export type PayerAuthenticated = RevisionEvent<'PayerAuthenticated'>;
+export type BrowserPaymentRedirected = RevisionEvent<'BrowserPaymentRedirected'>;
+export type BrowserPaymentReturned = RevisionEvent<'BrowserPaymentReturned'>;
+/** The provider settled the payment when the payer returned (CONFIRM_AT_PROVIDER, declines, cancels). */
+export type BrowserPaymentCompleted = RevisionEvent<'BrowserPaymentCompleted'>;
+/** The merchant confirmed a CONFIRM_AT_MERCHANT payment (CONFIRM_BROWSER_PAYMENT). */
+export type BrowserPaymentConfirmed = RevisionEvent<'BrowserPaymentConfirmed'>;
+
+export type TransactionRevised =
+  | PayerAuthenticationStarted
+  | PayerAuthenticated
+  | BrowserPaymentRedirected
+  | BrowserPaymentReturned
+  | BrowserPaymentCompleted
+  | BrowserPaymentConfirmed;
+
+export type OrderEvent =
+  OrderCreated | TransactionProcessed | TransactionRevised | AuthorizationReversed;
 export type OrderEventType = OrderEvent['type'];

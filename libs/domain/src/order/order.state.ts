@@ -1,5 +1,6 @@
 import type { Thousandths } from '../money';
-import type { OrderEvent, TransactionRecord } from './order.events';
+import { orderStatusOfAuthentication, type AuthenticationStatus } from './authentication.types';
+import type { OrderEvent, TransactionRecord, TransactionRevision } from './order.events';
 import { isApproved, type OrderStatus, type TransactionType } from './order.types';
 
 export interface Totals {
@@ -11,6 +12,8 @@ export interface Totals {
 /** The order as it stood right after one transaction: what that transaction's response shows. */
 export interface OrderSnapshot {
   readonly status: OrderStatus;
+  /** The latest 3-D Secure authentication's status, once the order has one. */
+  readonly authenticationStatus?: AuthenticationStatus;
   readonly totals: Totals;
   readonly amount: Thousandths;
   readonly lastUpdatedTime: string;
@@ -23,6 +26,8 @@ export interface TransactionState extends TransactionRecord {
   readonly orderAfter: OrderSnapshot;
   /** Set when the gateway reversed the transaction after a time-out. */
   readonly reversedAt?: string;
+  /** Multi-step transactions: each earlier version, oldest first, so a retried step gets its own answer. */
+  readonly earlier?: readonly TransactionState[];
 }
 
 export interface Order {
@@ -32,6 +37,7 @@ export interface Order {
   readonly creationTime: string;
   readonly notificationUrl?: string;
   readonly status: OrderStatus;
+  readonly authenticationStatus?: AuthenticationStatus;
   readonly totals: Totals;
   /** order.amount in responses: the amount asked for once funds moved, zero otherwise. */
   readonly amount: Thousandths;
@@ -63,8 +69,18 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
     case 'RefundProcessed':
     case 'VoidProcessed':
     case 'VerificationProcessed':
+    case 'AuthenticationInitiated':
+    case 'BrowserPaymentInitiated':
       if (state.kind !== 'Order') return state;
       return applyTransaction(state, event.data);
+    case 'PayerAuthenticationStarted':
+    case 'PayerAuthenticated':
+    case 'BrowserPaymentRedirected':
+    case 'BrowserPaymentReturned':
+    case 'BrowserPaymentCompleted':
+    case 'BrowserPaymentConfirmed':
+      if (state.kind !== 'Order') return state;
+      return applyRevision(state, event.data);
     case 'AuthorizationReversed': {
       if (state.kind !== 'Order') return state;
       const { transactionId, time } = event.data;
@@ -88,10 +104,64 @@ function applyTransaction(order: Order, tx: TransactionRecord): OrderState {
   const totals = approved ? moveMoney(order.totals, tx, order.transactions) : order.totals;
   const amount =
     approved && fundsOrderAmount(tx.type) ? Math.max(order.amount, tx.amount) : order.amount;
-  const status = statusOf(totals, [...earlier, tx]);
-  const orderAfter: OrderSnapshot = { status, totals, amount, lastUpdatedTime: tx.timeOfRecord };
+  const history = [...earlier, tx];
+  const orderAfter = snapshot(totals, amount, history, tx.timeOfRecord);
   const recorded: TransactionState = { ...tx, voided: false, refundedAmount: 0, orderAfter };
   return { kind: 'Order', ...order, ...orderAfter, transactions: [...earlier, recorded] };
+}
+
+/**
+ * A later step of an existing transaction. Money moves when the step approves a transaction that
+ * was not approved before (a browser payment the payer approved); the version before is kept.
+ */
+function applyRevision(order: Order, revision: TransactionRevision): OrderState {
+  const index = order.transactions.findIndex((t) => t.id === revision.transactionId);
+  if (index < 0) return { kind: 'Order', ...order };
+  const before = order.transactions[index];
+  const { transactionId: _id, time, requestHash, ...changes } = revision;
+  const { earlier: olderVersions = [], ...previous } = before;
+  const after: TransactionRecord = {
+    ...previous,
+    ...changes,
+    timeOfRecord: time,
+    requestHash: requestHash ?? '',
+  };
+  const approvedNow = !isApproved(before.gatewayCode) && isApproved(after.gatewayCode);
+  const totals = approvedNow ? moveMoney(order.totals, after, order.transactions) : order.totals;
+  const amount =
+    approvedNow && fundsOrderAmount(after.type)
+      ? Math.max(order.amount, after.amount)
+      : order.amount;
+  const history = order.transactions.map((t, i) => (i === index ? after : t));
+  const orderAfter = snapshot(totals, amount, history, time);
+  const revised: TransactionState = {
+    ...before,
+    ...after,
+    orderAfter,
+    earlier: [...olderVersions, previous],
+  };
+  return {
+    kind: 'Order',
+    ...order,
+    ...orderAfter,
+    transactions: order.transactions.map((t, i) => (i === index ? revised : t)),
+  };
+}
+
+function snapshot(
+  totals: Totals,
+  amount: Thousandths,
+  history: readonly TransactionRecord[],
+  time: string,
+): OrderSnapshot {
+  const authenticationStatus = history.findLast((t) => t.authentication)?.authentication?.status;
+  return {
+    status: statusOf(totals, history),
+    ...(authenticationStatus ? { authenticationStatus } : {}),
+    totals,
+    amount,
+    lastUpdatedTime: time,
+  };
 }
 
 /** Amounts that AUTHORIZE and PAY set as the order's amount. */
@@ -126,6 +196,7 @@ function moveMoney(
     case 'REFUND':
       return { ...totals, refunded: totals.refunded + tx.amount };
     case 'VERIFICATION':
+    case 'AUTHENTICATION':
       return totals;
     case 'VOID_AUTHORIZATION':
       return { ...totals, authorized: 0 };
@@ -152,6 +223,8 @@ function moveMoney(
  * The status follows from the totals, so a voided capture, payment or refund leaves the order
  * "as if it had not happened" without remembering earlier statuses (behaviour notes, lifecycle).
  * EXCESSIVELY_REFUNDED is unreachable: refunding more than was captured is rejected.
+ * Without money moved, a browser payment under way leaves INITIATED, a failed payment FAILED, and an
+ * order that only holds 3-D Secure authentications the status of the latest one (spec, States).
  */
 function statusOf(totals: Totals, history: readonly TransactionRecord[]): OrderStatus {
   const approved = history.filter((t) => isApproved(t.gatewayCode));
@@ -167,5 +240,10 @@ function statusOf(totals: Totals, history: readonly TransactionRecord[]): OrderS
     return totals.captured >= totals.authorized ? 'CAPTURED' : 'PARTIALLY_CAPTURED';
   if (totals.authorized > 0) return 'AUTHORIZED';
   if (approved.some((t) => t.type === 'VERIFICATION')) return 'VERIFIED';
+  const payments = history.filter((t) => t.type !== 'AUTHENTICATION');
+  if (payments.some((t) => t.browserPayment && t.gatewayCode === 'PENDING')) return 'INITIATED';
+  const authentication = history.findLast((t) => t.authentication)?.authentication;
+  if (payments.length === 0 && authentication)
+    return orderStatusOfAuthentication(authentication.status);
   return 'FAILED';
 }

@@ -1,6 +1,7 @@
 import type { Thousandths } from '../money';
 
 export const TRANSACTION_TYPES = [
+  'AUTHENTICATION',
   'AUTHORIZATION',
   'CAPTURE',
   'PAYMENT',
@@ -21,7 +22,11 @@ export type OrderStatus =
   | 'REFUNDED'
   | 'CANCELLED'
   | 'FAILED'
-  | 'VERIFIED';
+  | 'VERIFIED'
+  | 'AUTHENTICATION_INITIATED'
+  | 'AUTHENTICATED'
+  | 'AUTHENTICATION_UNSUCCESSFUL'
+  | 'INITIATED';
 
 /** The spec's response.gatewayCode values. */
 export type GatewayCode =

@@ -1,0 +1,142 @@
+import { ApiError, resolveContract, validateSessionUpdate } from '@gateway/contract';
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../tokens';
+import { mergeUpdate, withSessionFields, withoutSecurityCode } from './session-fields';
+import type { SessionStore, StoredSession } from './session.store';
+
+type Json = Record<string, unknown>;
+
+const ID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** Spec: session.id is ASCII, 31-35 characters. */
+export const SESSION_ID = /^[\x20-\x7e]{31,35}$/;
+
+/** `SESSION` and 25 random characters: 32 ASCII characters, within the spec's 31-35. */
+function newSessionId(): string {
+  const bytes = randomBytes(25);
+  let id = 'SESSION';
+  for (const byte of bytes) id += ID_ALPHABET[byte % ID_ALPHABET.length];
+  return id;
+}
+
+/** 10 hex characters (spec: session.version is exactly 10). */
+const newVersion = (): string => randomBytes(5).toString('hex');
+
+/**
+ * Payment sessions: created empty with their own AES-256 key, filled by Update Session, and read
+ * by the operations that cite session.id. A session serves one order, expires, and gives up the
+ * card security code once an operation has used it.
+ */
+export class PaymentSessions {
+  constructor(
+    private readonly store: SessionStore,
+    private readonly clock: Clock,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  create(merchantId: string): StoredSession {
+    const now = this.clock();
+    this.store.purgeExpired(now);
+    const session: StoredSession = {
+      merchantId,
+      id: newSessionId(),
+      version: newVersion(),
+      expiresAt: new Date(now.getTime() + this.ttlSeconds * 1000).toISOString(),
+      content: { aes256Key: randomBytes(32).toString('base64'), fields: {} },
+    };
+    this.store.create(session);
+    return session;
+  }
+
+  retrieve(merchantId: string, id: string): StoredSession {
+    const session = this.store.find(merchantId, id, this.clock());
+    if (!session) throw ApiError.notFound(`Session '${id}' was not found or has expired`);
+    return session;
+  }
+
+  update(merchantId: string, id: string, body: unknown): StoredSession {
+    const session = this.retrieve(merchantId, id);
+    const validated = validateSessionUpdate(body);
+    if (!validated.ok) throw ApiError.fromFieldError(validated.error);
+    const { session: lock, correlationId: _transient, ...fields } = validated.value;
+    checkVersion(session, (lock as Json | undefined)?.version);
+    const next = {
+      version: newVersion(),
+      content: { ...session.content, fields: mergeUpdate(session.content.fields, fields) },
+    };
+    if (!this.store.replace(merchantId, id, session.version, next))
+      throw versionMismatch('The session was updated by another request; retrieve it again');
+    return { ...session, ...next };
+  }
+
+  /**
+   * The request with the session's fields beneath it, for an operation that cites session.id.
+   * Refuses an unknown or expired session, a stale session.version, and a session already used
+   * for another order.
+   */
+  requestWithSession(
+    merchantId: string,
+    orderId: string,
+    apiVersion: number,
+    body: Json,
+  ): { body: Json; session: StoredSession } {
+    const sessionGroup = body.session as Json;
+    const id = sessionGroup.id as string;
+    const session = this.store.find(merchantId, id, this.clock());
+    if (!session)
+      throw ApiError.invalid(
+        `Value '${id}' is invalid. No such session, or it has expired`,
+        'session.id',
+      );
+    checkVersion(session, sessionGroup.version);
+    if (session.orderId !== undefined && session.orderId !== orderId)
+      throw ApiError.invalid(
+        `Value '${id}' is invalid. The session was already used for another order`,
+        'session.id',
+      );
+    const contract = resolveContract(String(body.apiOperation), apiVersion);
+    return {
+      body: contract ? withSessionFields(contract.body, session.content.fields, body) : body,
+      session,
+    };
+  }
+
+  /** A session serves one order: the first operation that cites it binds it. */
+  bindToOrder(session: StoredSession, orderId: string): void {
+    if (!this.store.bindToOrder(session.merchantId, session.id, orderId))
+      throw ApiError.invalid(
+        `Value '${session.id}' is invalid. The session was already used for another order`,
+        'session.id',
+      );
+  }
+
+  /**
+   * After a card was sent to the acquirer the security code is forgotten. The version stays: it
+   * guards what the merchant stored, and this is the gateway's own clean-up.
+   */
+  securityCodeUsed(session: StoredSession): void {
+    const fields = withoutSecurityCode(session.content.fields);
+    if (fields === session.content.fields) return;
+    this.store.replace(session.merchantId, session.id, session.version, {
+      version: session.version,
+      content: { ...session.content, fields },
+    });
+  }
+
+  /** The session's AES-256 key, for encryptedData; undefined once the session has expired. */
+  keyOf(merchantId: string, id: string): Buffer | undefined {
+    const session = this.store.find(merchantId, id, this.clock());
+    return session ? Buffer.from(session.content.aes256Key, 'base64') : undefined;
+  }
+}
+
+function checkVersion(session: StoredSession, sent: unknown): void {
+  if (sent !== undefined && sent !== session.version)
+    throw versionMismatch(
+      `Value '${String(sent)}' is invalid. The session's version is ${session.version}`,
+    );
+}
+
+function versionMismatch(explanation: string): ApiError {
+  return ApiError.invalid(explanation, 'session.version');
+}

@@ -1,0 +1,52 @@
+import { ApiError } from '@gateway/contract';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard';
+import { parseOrderPath } from '../http/path-params';
+import type { Merchant } from '../merchant/merchant-registry';
+import { PaymentSessions, SESSION_ID } from './payment-sessions';
+import { renderSession } from './session.response';
+
+/** Create (POST), Update (PUT) and Retrieve (GET) a payment session. */
+@Controller('api/rest/version/:version/merchant/:merchantId/session')
+@UseGuards(BasicAuthGuard)
+export class SessionHttpController {
+  constructor(private readonly sessions: PaymentSessions) {}
+
+  @Post()
+  @HttpCode(201)
+  create(@Param() params: { version?: string }, @AuthenticatedMerchant() merchant: Merchant) {
+    checkVersion(params);
+    return renderSession(this.sessions.create(merchant.id), 'NO_UPDATE', true);
+  }
+
+  @Put(':sessionId')
+  update(
+    @Param() params: { version?: string; sessionId?: string },
+    @Body() body: unknown,
+    @AuthenticatedMerchant() merchant: Merchant,
+  ) {
+    checkVersion(params);
+    return renderSession(this.sessions.update(merchant.id, sessionIdOf(params), body), 'SUCCESS');
+  }
+
+  @Get(':sessionId')
+  retrieve(
+    @Param() params: { version?: string; sessionId?: string },
+    @AuthenticatedMerchant() merchant: Merchant,
+  ) {
+    checkVersion(params);
+    return renderSession(this.sessions.retrieve(merchant.id, sessionIdOf(params)), 'NO_UPDATE');
+  }
+}
+
+/** The path's version follows the same rules as for orders. */
+function checkVersion(params: { version?: string }): void {
+  parseOrderPath({ version: params.version, orderId: 'session' });
+}
+
+function sessionIdOf(params: { sessionId?: string }): string {
+  const id = params.sessionId ?? '';
+  if (!SESSION_ID.test(id))
+    throw ApiError.notFound(`Session '${id.slice(0, 40)}' was not found or has expired`);
+  return id;
+}

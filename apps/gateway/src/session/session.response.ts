@@ -1,0 +1,26 @@
+import type { StoredSession } from './session.store';
+import { maskedSessionFields } from './session-fields';
+
+type Json = Record<string, unknown>;
+
+/**
+ * A session as Create, Update and Retrieve Session answer: its fields with the card masked 6.4
+ * and no security code. The AES-256 key is shown once, when the session is created.
+ */
+export function renderSession(
+  session: StoredSession,
+  updateStatus: 'NO_UPDATE' | 'SUCCESS',
+  withKey = false,
+): Json {
+  return {
+    ...maskedSessionFields(session.content.fields as Json),
+    merchant: session.merchantId,
+    result: 'SUCCESS',
+    session: {
+      ...(withKey ? { aes256Key: session.content.aes256Key } : {}),
+      id: session.id,
+      updateStatus,
+      version: session.version,
+    },
+  };
+}

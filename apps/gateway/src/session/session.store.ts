@@ -1,0 +1,39 @@
+/** What a payment session holds. Only ever stored encrypted: `fields` may carry a full card number. */
+export interface SessionContent {
+  /** The AES-256 key (base64) the merchant decrypts encryptedData with. */
+  readonly aes256Key: string;
+  /** Request fields stored by Update Session, as sent. */
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+export interface StoredSession {
+  readonly merchantId: string;
+  readonly id: string;
+  readonly version: string;
+  readonly expiresAt: string;
+  /** The order the session was first used for; it serves no other. */
+  readonly orderId?: string;
+  readonly content: SessionContent;
+}
+
+/**
+ * The session port. Adapters keep the content encrypted at rest and drop expired sessions.
+ * Methods are synchronous: the one adapter is embedded SQLite, answering in microseconds.
+ */
+export interface SessionStore {
+  create(session: StoredSession): void;
+  /** The session, unless it does not exist, belongs to another merchant, or has expired. */
+  find(merchantId: string, id: string, now: Date): StoredSession | undefined;
+  /** Replaces the content if the version is still `expectedVersion`; false if another update won. */
+  replace(
+    merchantId: string,
+    id: string,
+    expectedVersion: string,
+    next: { version: string; content: SessionContent },
+  ): boolean;
+  /** Binds the session to an order; false if it is bound to another one already. */
+  bindToOrder(merchantId: string, id: string, orderId: string): boolean;
+  /** Forgets expired sessions. */
+  purgeExpired(now: Date): void;
+  close(): void;
+}

@@ -1,0 +1,134 @@
+import Database from 'better-sqlite3';
+import type { SessionCipher } from './session-cipher';
+import type { SessionContent, SessionStore, StoredSession } from './session.store';
+
+interface Row {
+  merchant_id: string;
+  id: string;
+  version: string;
+  expires_at: string;
+  order_id: string | null;
+  key_id: string;
+  nonce: Buffer;
+  ciphertext: Buffer;
+  tag: Buffer;
+}
+
+/**
+ * Sessions in their own SQLite file (GATEWAY_DATA_DIR/sessions.db), apart from the event store:
+ * they are short-lived, updated in place and deleted, which an append-only log is not for.
+ * Everything a merchant stored is in `ciphertext`; only ids, version and times are plain.
+ */
+export class SqliteSessionStore implements SessionStore {
+  private readonly db: Database.Database;
+
+  constructor(
+    filename: string,
+    private readonly cipher: SessionCipher,
+  ) {
+    this.db = new Database(filename);
+    this.db.pragma('journal_mode = WAL');
+    this.db.exec(`CREATE TABLE IF NOT EXISTS sessions (
+      merchant_id TEXT NOT NULL,
+      id TEXT NOT NULL,
+      version TEXT NOT NULL,
+      expires_at TEXT NOT NULL,
+      order_id TEXT,
+      key_id TEXT NOT NULL,
+      nonce BLOB NOT NULL,
+      ciphertext BLOB NOT NULL,
+      tag BLOB NOT NULL,
+      PRIMARY KEY (merchant_id, id)
+    ) WITHOUT ROWID`);
+  }
+
+  create(session: StoredSession): void {
+    const sealed = this.seal(session.merchantId, session.id, session.content);
+    this.db
+      .prepare(
+        `INSERT INTO sessions (merchant_id, id, version, expires_at, order_id, key_id, nonce, ciphertext, tag)
+         VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?)`,
+      )
+      .run(
+        session.merchantId,
+        session.id,
+        session.version,
+        session.expiresAt,
+        sealed.keyId,
+        sealed.nonce,
+        sealed.ciphertext,
+        sealed.tag,
+      );
+  }
+
+  find(merchantId: string, id: string, now: Date): StoredSession | undefined {
+    const row = this.db
+      .prepare('SELECT * FROM sessions WHERE merchant_id = ? AND id = ? AND expires_at > ?')
+      .get(merchantId, id, now.toISOString()) as Row | undefined;
+    if (!row) return undefined;
+    const plaintext = this.cipher.open(
+      { keyId: row.key_id, nonce: row.nonce, ciphertext: row.ciphertext, tag: row.tag },
+      boundTo(merchantId, id),
+    );
+    if (plaintext === undefined) return undefined;
+    return {
+      merchantId,
+      id,
+      version: row.version,
+      expiresAt: row.expires_at,
+      ...(row.order_id !== null ? { orderId: row.order_id } : {}),
+      content: JSON.parse(plaintext) as SessionContent,
+    };
+  }
+
+  replace(
+    merchantId: string,
+    id: string,
+    expectedVersion: string,
+    next: { version: string; content: SessionContent },
+  ): boolean {
+    const sealed = this.seal(merchantId, id, next.content);
+    const { changes } = this.db
+      .prepare(
+        `UPDATE sessions SET version = ?, key_id = ?, nonce = ?, ciphertext = ?, tag = ?
+         WHERE merchant_id = ? AND id = ? AND version = ?`,
+      )
+      .run(
+        next.version,
+        sealed.keyId,
+        sealed.nonce,
+        sealed.ciphertext,
+        sealed.tag,
+        merchantId,
+        id,
+        expectedVersion,
+      );
+    return changes === 1;
+  }
+
+  bindToOrder(merchantId: string, id: string, orderId: string): boolean {
+    const { changes } = this.db
+      .prepare(
+        `UPDATE sessions SET order_id = ?
+         WHERE merchant_id = ? AND id = ? AND (order_id IS NULL OR order_id = ?)`,
+      )
+      .run(orderId, merchantId, id, orderId);
+    return changes === 1;
+  }
+
+  purgeExpired(now: Date): void {
+    this.db.prepare('DELETE FROM sessions WHERE expires_at <= ?').run(now.toISOString());
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private seal(merchantId: string, id: string, content: SessionContent) {
+    return this.cipher.seal(JSON.stringify(content), boundTo(merchantId, id));
+  }
+}
+
+function boundTo(merchantId: string, id: string): string {
+  return `${merchantId}\n${id}`;
+}

@@ -1,0 +1,45 @@
+import type { EncryptedData, ThreeDsResult } from '@gateway/domain';
+import { createCipheriv, randomBytes } from 'node:crypto';
+
+/**
+ * encryptedData (spec, Authenticate Payer response): the authentication's result as JSON under the
+ * payment session's AES-256 key, in GCM mode, with a 96-bit nonce (16 base64 characters) and a
+ * 128-bit tag (24). No card number goes in: the merchant knows its card already.
+ */
+export function encryptForMerchant(
+  key: Buffer,
+  ids: { orderId: string; transactionId: string },
+  result: ThreeDsResult,
+): EncryptedData {
+  const payload = {
+    authentication: {
+      '3ds': {
+        ...(result.acsEci !== undefined ? { acsEci: result.acsEci } : {}),
+        ...(result.authenticationToken !== undefined
+          ? { authenticationToken: result.authenticationToken }
+          : {}),
+        transactionId: result.acsTransactionId,
+      },
+      '3ds2': {
+        dsTransactionId: result.dsTransactionId,
+        ...(result.statusReasonCode !== undefined
+          ? { statusReasonCode: result.statusReasonCode }
+          : {}),
+        transactionStatus: result.transactionStatus,
+      },
+    },
+    order: { id: ids.orderId },
+    transaction: { authenticationStatus: result.status, id: ids.transactionId },
+  };
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, nonce);
+  const ciphertext = Buffer.concat([
+    cipher.update(JSON.stringify(payload), 'utf8'),
+    cipher.final(),
+  ]);
+  return {
+    ciphertext: ciphertext.toString('base64'),
+    nonce: nonce.toString('base64'),
+    tag: cipher.getAuthTag().toString('base64'),
+  };
+}
