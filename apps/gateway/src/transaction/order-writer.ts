@@ -15,7 +15,9 @@ const CONFLICT_RETRIES = 3;
 
 /**
  * Decides and appends with optimistic concurrency, re-deciding against the stream as it now stands
- * when another writer won. Undefined when it kept losing: the caller answers LOCK_FAILURE.
+ * when another writer won. If the winner was this very request (a retry racing on another
+ * process), the stream as it stands is the answer. Undefined when it kept losing: the caller
+ * answers LOCK_FAILURE.
  */
 export async function appendDecided(
   orders: OrderRepository,
@@ -23,6 +25,7 @@ export async function appendDecided(
   loaded: LoadedOrder,
   command: DeciderCommand,
   metadata: EventMetadata,
+  isRecorded: (state: OrderState) => boolean = () => false,
 ): Promise<LoadedOrder | undefined> {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -31,6 +34,7 @@ export async function appendDecided(
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       if (attempt === CONFLICT_RETRIES) return undefined;
       loaded = await orders.load(streamId);
+      if (isRecorded(loaded.state)) return loaded;
     }
   }
 }

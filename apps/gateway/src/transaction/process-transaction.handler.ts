@@ -58,22 +58,19 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
       loaded.state,
       now,
     );
-    const saved = await appendDecided(this.orders, streamId, loaded, answered, {
+    const metadata = {
       merchantId: command.merchant.id,
       apiOperation: command.apiOperation,
       apiVersion: command.apiVersion,
       causedBy: `merchant.${command.merchant.id}`,
       time: request.now,
       ...(correlationId !== undefined ? { correlationId } : {}),
-    });
-    if (!saved) return { body: lockFailure(command, correlationId) };
-    return {
-      body: renderTransaction(
-        saved.state as Order,
-        findTransaction(saved.state, request.transactionId)!,
-        correlationId,
-      ),
     };
+    const recorded = (state: OrderState) => replay(state, command) !== undefined;
+    const saved = await appendDecided(this.orders, streamId, loaded, answered, metadata, recorded);
+    if (!saved) return { body: lockFailure(command, correlationId) };
+    // The transaction as now recorded: this request's, or the identical one that won the race.
+    return replay(saved.state, command, correlationId)!;
   }
 }
 

@@ -282,8 +282,10 @@ function currencyOf(command: NewTransactionCommand, state: OrderState): string {
 /** Refunds without a named target go against the latest capture or payment that can take them. */
 function refundTarget(request: Refund, order: Order): string | undefined {
   if (request.targetTransactionId !== undefined) return request.targetTransactionId;
+  // The latest one with enough left, else the latest with anything left: evolve spreads the rest.
   const candidates = order.transactions.filter(isRefundable).reverse();
-  return (candidates.find((t) => t.amount - t.refundedAmount >= request.amount) ?? candidates[0])
+  const left = (t: TransactionState) => t.amount - t.refundedAmount;
+  return (candidates.find((t) => left(t) >= request.amount) ?? candidates.find((t) => left(t) > 0))
     ?.id;
 }
 

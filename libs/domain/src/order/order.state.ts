@@ -19,6 +19,11 @@ export interface OrderSnapshot {
   readonly lastUpdatedTime: string;
 }
 
+export interface RefundPart {
+  readonly transactionId: string;
+  readonly amount: Thousandths;
+}
+
 export interface TransactionState extends TransactionRecord {
   readonly voided: boolean;
   /** For captures and payments: how much of it has been refunded since. */
@@ -26,6 +31,8 @@ export interface TransactionState extends TransactionRecord {
   readonly orderAfter: OrderSnapshot;
   /** Set when the gateway reversed the transaction after a time-out. */
   readonly reversedAt?: string;
+  /** For approved refunds: which captures or payments it took its amount from. */
+  readonly refundedFrom?: readonly RefundPart[];
   /** Multi-step transactions: each earlier version, oldest first, so a retried step gets its own answer. */
   readonly earlier?: readonly TransactionState[];
 }
@@ -100,13 +107,21 @@ export function evolve(state: OrderState, event: OrderEvent): OrderState {
 
 function applyTransaction(order: Order, tx: TransactionRecord): OrderState {
   const approved = isApproved(tx.gatewayCode);
-  const earlier = order.transactions.map((t) => markTarget(t, tx));
+  const earlier = applyToEarlier(order.transactions, tx);
   const totals = approved ? moveMoney(order.totals, tx, order.transactions) : order.totals;
   const amount =
     approved && fundsOrderAmount(tx.type) ? Math.max(order.amount, tx.amount) : order.amount;
   const history = [...earlier, tx];
   const orderAfter = snapshot(totals, amount, history, tx.timeOfRecord);
-  const recorded: TransactionState = { ...tx, voided: false, refundedAmount: 0, orderAfter };
+  const refundedFrom =
+    approved && tx.type === 'REFUND' ? { refundedFrom: refundParts(order.transactions, tx) } : {};
+  const recorded: TransactionState = {
+    ...tx,
+    voided: false,
+    refundedAmount: 0,
+    orderAfter,
+    ...refundedFrom,
+  };
   return { kind: 'Order', ...order, ...orderAfter, transactions: [...earlier, recorded] };
 }
 
@@ -169,12 +184,49 @@ function fundsOrderAmount(type: TransactionType): boolean {
   return type === 'AUTHORIZATION' || type === 'PAYMENT';
 }
 
-/** Records on earlier transactions what an approved void or refund did to them. */
-function markTarget(t: TransactionState, tx: TransactionRecord): TransactionState {
-  if (!isApproved(tx.gatewayCode) || t.id !== tx.targetTransactionId) return t;
-  if (tx.type === 'REFUND') return { ...t, refundedAmount: t.refundedAmount + tx.amount };
-  if (tx.type.startsWith('VOID_')) return { ...t, voided: true };
-  return t;
+/**
+ * Records on earlier transactions what an approved refund or void did to them. A refund takes
+ * from its target first, then from the order's other captures and payments, latest first, so no
+ * capture is ever refunded beyond its amount; voiding the refund gives each back what it took.
+ */
+function applyToEarlier(
+  earlier: readonly TransactionState[],
+  tx: TransactionRecord,
+): TransactionState[] {
+  if (!isApproved(tx.gatewayCode)) return [...earlier];
+  const taken = new Map<string, Thousandths>();
+  if (tx.type === 'REFUND')
+    for (const part of refundParts(earlier, tx)) taken.set(part.transactionId, part.amount);
+  if (tx.type === 'VOID_REFUND') {
+    const refund = earlier.find((t) => t.id === tx.targetTransactionId);
+    for (const part of refund?.refundedFrom ?? []) taken.set(part.transactionId, -part.amount);
+  }
+  return earlier.map((t) => {
+    const refunded = taken.get(t.id);
+    const marked =
+      refunded === undefined ? t : { ...t, refundedAmount: t.refundedAmount + refunded };
+    return t.id === tx.targetTransactionId && tx.type.startsWith('VOID_')
+      ? { ...marked, voided: true }
+      : marked;
+  });
+}
+
+function refundParts(earlier: readonly TransactionState[], tx: TransactionRecord): RefundPart[] {
+  const refundable = earlier.filter(
+    (t) => (t.type === 'CAPTURE' || t.type === 'PAYMENT') && isApproved(t.gatewayCode) && !t.voided,
+  );
+  const ordered = [
+    ...refundable.filter((t) => t.id === tx.targetTransactionId),
+    ...refundable.filter((t) => t.id !== tx.targetTransactionId).reverse(),
+  ];
+  const parts: RefundPart[] = [];
+  let rest = tx.amount;
+  for (const t of ordered) {
+    const amount = Math.min(rest, t.amount - t.refundedAmount);
+    if (amount > 0) parts.push({ transactionId: t.id, amount });
+    rest -= amount;
+  }
+  return parts;
 }
 
 function moveMoney(
