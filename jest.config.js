@@ -1,17 +1,10 @@
-// Tests run TypeScript through swc; end-to-end suites spawn the built server (dist/) instead of importing Nest.
-const swc = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-    target: 'es2022',
-  },
-  module: { type: 'commonjs' },
-};
+// Tests run TypeScript through ts-jest, transpile-only (type checking is `npm run typecheck` and
+// the build); end-to-end suites spawn the built server (dist/) instead of importing Nest.
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', swc] },
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json', diagnostics: false }] },
   moduleNameMapper: {
     '^@gateway/(domain|event-store|contract|acquirer)$': '<rootDir>/libs/$1/src/index.ts',
   },

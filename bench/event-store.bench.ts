@@ -1,7 +1,7 @@
 /**
  * Group-commit throughput of the SQLite event store: N single-event appends to distinct
  * streams, keeping C in flight (a new one is issued as each resolves).
- *   node -r ./libs/event-store/test/support/swc-register.js bench/event-store.bench.ts [N] [C]
+ *   node -r ./libs/event-store/test/support/ts-register.js bench/event-store.bench.ts [N] [C]
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

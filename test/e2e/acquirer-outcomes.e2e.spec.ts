@@ -1,20 +1,7 @@
-import {
-  authorizeBody,
-  merchantClient,
-  startGateway,
-  type RunningGateway,
-} from '../support/gateway-process';
+import { authorizeBody, useGateway, orderIds } from '../support/gateway-process';
 
-let gateway: RunningGateway;
-let api: ReturnType<typeof merchantClient>;
-let n = 0;
-const newOrder = () => `acq-${Date.now()}-${++n}`;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-  api = merchantClient(gateway);
-});
-afterAll(() => gateway.stop());
+const under = useGateway();
+const newOrder = orderIds('acq');
 
 const giftCardPay = (amount: string, extra: Record<string, unknown> = {}) => ({
   apiOperation: 'PAY',
@@ -27,7 +14,7 @@ const giftCardPay = (amount: string, extra: Record<string, unknown> = {}) => ({
 
 describe('the simulated acquirer over HTTP', () => {
   it('spends a gift card balance, shows what is left, and never the number or PIN', async () => {
-    const first = await api.put(`/order/${newOrder()}/transaction/p1`, giftCardPay('120.00'));
+    const first = await under.api.put(`/order/${newOrder()}/transaction/p1`, giftCardPay('120.00'));
     expect(first.body).toMatchObject({
       result: 'SUCCESS',
       giftCard: { availableBalance: { amount: 380, currency: 'USD' } },
@@ -35,14 +22,17 @@ describe('the simulated acquirer over HTTP', () => {
     expect(first.body.sourceOfFunds.provided.giftCard).toEqual({ number: 'xxxxxxxxxxxx1234' });
     expect(first.text).not.toContain('6012345678901234');
 
-    const tooMuch = await api.put(`/order/${newOrder()}/transaction/p1`, giftCardPay('400.00'));
+    const tooMuch = await under.api.put(
+      `/order/${newOrder()}/transaction/p1`,
+      giftCardPay('400.00'),
+    );
     expect(tooMuch.body).toMatchObject({
       result: 'FAILURE',
       response: { gatewayCode: 'INSUFFICIENT_FUNDS' },
       order: { status: 'FAILED' },
     });
 
-    const partial = await api.put(
+    const partial = await under.api.put(
       `/order/${newOrder()}/transaction/p1`,
       giftCardPay('400.00', { acceptPartialAmount: true }),
     );
@@ -55,13 +45,16 @@ describe('the simulated acquirer over HTTP', () => {
   });
 
   it('partial approval of a card needs acceptPartialAmount (amounts ending in .777)', async () => {
-    const declined = await api.put(`/order/${newOrder()}/transaction/a1`, authorizeBody('10.777'));
+    const declined = await under.api.put(
+      `/order/${newOrder()}/transaction/a1`,
+      authorizeBody('10.777'),
+    );
     expect(declined.body).toMatchObject({
       result: 'FAILURE',
       response: { gatewayCode: 'DECLINED' },
     });
     const body = authorizeBody('10.777');
-    const partial = await api.put(`/order/${newOrder()}/transaction/a1`, {
+    const partial = await under.api.put(`/order/${newOrder()}/transaction/a1`, {
       ...body,
       order: { ...body.order, acceptPartialAmount: true },
     });
@@ -74,7 +67,7 @@ describe('the simulated acquirer over HTTP', () => {
   });
 
   it('echoes currency conversion with its uptake, as numbers', async () => {
-    const response = await api.put(
+    const response = await under.api.put(
       `/order/${newOrder()}/transaction/a1`,
       authorizeBody(
         '100.00',
@@ -98,7 +91,7 @@ describe('the simulated acquirer over HTTP', () => {
       provider: 'DCC_PROVIDER_A',
       uptake: 'ACCEPTED',
     });
-    const same = await api.put(
+    const same = await under.api.put(
       `/order/${newOrder()}/transaction/a1`,
       authorizeBody(
         '1.00',
@@ -114,8 +107,8 @@ describe('the simulated acquirer over HTTP', () => {
 
   it('answers a void with the acquirer authorization response', async () => {
     const order = newOrder();
-    await api.put(`/order/${order}/transaction/a1`, authorizeBody('10.00'));
-    const voided = await api.put(`/order/${order}/transaction/v1`, {
+    await under.api.put(`/order/${order}/transaction/a1`, authorizeBody('10.00'));
+    const voided = await under.api.put(`/order/${order}/transaction/v1`, {
       apiOperation: 'VOID',
       transaction: { targetTransactionId: 'a1' },
     });
@@ -130,7 +123,7 @@ describe('the simulated acquirer over HTTP', () => {
   it('card brand, scheme and funding method come from the BIN', async () => {
     const visa = authorizeBody('1.00');
     visa.sourceOfFunds.provided.card.number = '4508750015741019';
-    const response = await api.put(`/order/${newOrder()}/transaction/a1`, visa);
+    const response = await under.api.put(`/order/${newOrder()}/transaction/a1`, visa);
     expect(response.body.sourceOfFunds.provided.card).toMatchObject({
       brand: 'VISA',
       scheme: 'VISA',
@@ -140,7 +133,7 @@ describe('the simulated acquirer over HTTP', () => {
   });
 
   it('a risk-rejected payer is BLOCKED with risk REJECTED', async () => {
-    const response = await api.put(
+    const response = await under.api.put(
       `/order/${newOrder()}/transaction/a1`,
       authorizeBody(
         '1.00',

@@ -4,21 +4,13 @@ import {
   basicAuth,
   MERCHANTS,
   merchantClient,
-  startGateway,
-  type RunningGateway,
+  useGateway,
 } from '../support/gateway-process';
 
-let gateway: RunningGateway;
-let api: ReturnType<typeof merchantClient>;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-  api = merchantClient(gateway);
-});
-afterAll(() => gateway.stop());
+const under = useGateway();
 
 const raw = (path: string, init: RequestInit) =>
-  fetch(`${gateway.baseUrl}${path}`, {
+  fetch(`${under.gateway.baseUrl}${path}`, {
     ...init,
     headers: { authorization: basicAuth('TESTMERCHANT', MERCHANTS.TESTMERCHANT), ...init.headers },
   });
@@ -45,9 +37,9 @@ describe('bad input gets a precise error and changes nothing', () => {
     ['an empty body', ''],
     ['prototype poisoning', '{"apiOperation":"AUTHORIZE","__proto__":{"admin":true}}'],
   ])('%s', async (_, body) => {
-    const response = await api.put('/order/bad-1/transaction/t1', body);
+    const response = await under.api.put('/order/bad-1/transaction/t1', body);
     expectInvalidRequest(response);
-    expect((await api.get('/order/bad-1')).status).toBe(404);
+    expect((await under.api.get('/order/bad-1')).status).toBe(404);
   });
 
   it('a body without a content type is still read as JSON', async () => {
@@ -64,7 +56,7 @@ describe('bad input gets a precise error and changes nothing', () => {
       order: { amount: '1.00', currency: 'USD', description: 'x'.repeat(10 * 1024 * 1024) },
     });
     const answer = await new Promise<{ status: number; body: any }>((done, fail) => {
-      const request = httpRequest(api.url('/order/big-1/transaction/t1'), {
+      const request = httpRequest(under.api.url('/order/big-1/transaction/t1'), {
         method: 'PUT',
         headers: {
           authorization: basicAuth('TESTMERCHANT', MERCHANTS.TESTMERCHANT),
@@ -85,12 +77,15 @@ describe('bad input gets a precise error and changes nothing', () => {
     });
     expectInvalidRequest(answer);
     expect(answer.body.error.explanation).toMatch(/^The request body is too large/);
-    expect((await api.put('/order/big-2/transaction/t1', authorizeBody())).status).toBe(201);
+    expect((await under.api.put('/order/big-2/transaction/t1', authorizeBody())).status).toBe(201);
   });
 
   it('an unknown apiOperation names the field', async () => {
     expectInvalidRequest(
-      await api.put('/order/op-1/transaction/t1', { ...authorizeBody(), apiOperation: 'STEAL' }),
+      await under.api.put('/order/op-1/transaction/t1', {
+        ...authorizeBody(),
+        apiOperation: 'STEAL',
+      }),
       'apiOperation',
       'INVALID',
     );
@@ -99,7 +94,7 @@ describe('bad input gets a precise error and changes nothing', () => {
   it('a missing apiOperation is MISSING', async () => {
     const { apiOperation: _, ...body } = authorizeBody();
     expectInvalidRequest(
-      await api.put('/order/op-2/transaction/t1', body),
+      await under.api.put('/order/op-2/transaction/t1', body),
       'apiOperation',
       'MISSING',
     );
@@ -107,7 +102,7 @@ describe('bad input gets a precise error and changes nothing', () => {
 
   it('a wrong type names the field', async () => {
     expectInvalidRequest(
-      await api.put('/order/ty-1/transaction/t1', {
+      await under.api.put('/order/ty-1/transaction/t1', {
         ...authorizeBody(),
         order: { amount: 100, currency: 'USD' },
       }),
@@ -119,7 +114,7 @@ describe('bad input gets a precise error and changes nothing', () => {
   it('an invalid card number is refused without echoing it', async () => {
     const body = authorizeBody();
     body.sourceOfFunds.provided.card.number = '5123450000000009';
-    const response = await api.put('/order/card-1/transaction/t1', body);
+    const response = await under.api.put('/order/card-1/transaction/t1', body);
     expectInvalidRequest(response, 'sourceOfFunds.provided.card.number', 'INVALID');
     expect(response.text).not.toContain('5123450000000009');
   });
@@ -141,7 +136,7 @@ describe('bad input gets a precise error and changes nothing', () => {
 
   it('an order id over 40 characters is refused', async () => {
     expectInvalidRequest(
-      await api.put(`/order/${'o'.repeat(41)}/transaction/t1`, authorizeBody()),
+      await under.api.put(`/order/${'o'.repeat(41)}/transaction/t1`, authorizeBody()),
       'order.id',
       'INVALID',
     );
@@ -149,9 +144,9 @@ describe('bad input gets a precise error and changes nothing', () => {
 
   it('unknown paths, orders and transactions answer 404 with the error object', async () => {
     for (const response of [
-      await api.get('/order/never-made'),
-      await api.get('/order/never-made/transaction/t1'),
-      await api.get('/nothing-here'),
+      await under.api.get('/order/never-made'),
+      await under.api.get('/order/never-made/transaction/t1'),
+      await under.api.get('/nothing-here'),
     ]) {
       expect(response.status).toBe(404);
       expect(response.body).toMatchObject({ result: 'ERROR', error: { cause: 'INVALID_REQUEST' } });
@@ -160,12 +155,12 @@ describe('bad input gets a precise error and changes nothing', () => {
 
   it('no answer carries a stack trace or SQL', async () => {
     const responses = await Promise.all([
-      api.put('/order/x/transaction/t1', '{'),
-      api.put('/order/x/transaction/t1', {
+      under.api.put('/order/x/transaction/t1', '{'),
+      under.api.put('/order/x/transaction/t1', {
         apiOperation: 'CAPTURE',
         transaction: { amount: '1', currency: 'USD' },
       }),
-      api.get('/order/%00'),
+      under.api.get('/order/%00'),
     ]);
     for (const r of responses)
       expect(r.text).not.toMatch(/\bat .+\(|SQLITE|sqlite|SELECT|INSERT|stack/i);
@@ -185,7 +180,7 @@ describe('HTTP Basic authentication', () => {
     ],
     ['a malformed header', 'Basic !!!'],
   ])('%s answers 401', async (_, authorization) => {
-    const response = await fetch(`${gateway.baseUrl}${path}`, {
+    const response = await fetch(`${under.gateway.baseUrl}${path}`, {
       headers: authorization ? { authorization } : {},
     });
     expect(response.status).toBe(401);
@@ -196,20 +191,20 @@ describe('HTTP Basic authentication', () => {
   });
 
   it("a merchant never sees another merchant's order", async () => {
-    const mine = await api.put('/order/private-1/transaction/t1', authorizeBody());
+    const mine = await under.api.put('/order/private-1/transaction/t1', authorizeBody());
     expect(mine.status).toBe(201);
-    const other = merchantClient(gateway, 'TESTOTHER');
+    const other = merchantClient(under.gateway, 'TESTOTHER');
     expect((await other.get('/order/private-1')).status).toBe(404);
     // The other merchant may use the same order id for an order of its own.
     expect(
       (await other.put('/order/private-1/transaction/t1', authorizeBody('5.00'))).body.order
         .totalAuthorizedAmount,
     ).toBe(5);
-    expect((await api.get('/order/private-1')).body.totalAuthorizedAmount).toBe(100);
+    expect((await under.api.get('/order/private-1')).body.totalAuthorizedAmount).toBe(100);
   });
 
   it('a merchant that is not a test merchant has no acquirer link here: 403 REQUEST_REJECTED', async () => {
-    const live = merchantClient(gateway, 'LIVEMERCHANT');
+    const live = merchantClient(under.gateway, 'LIVEMERCHANT');
     const response = await live.put('/order/live-1/transaction/t1', authorizeBody());
     expect(response.status).toBe(403);
     expect(response.body.error).toMatchObject({

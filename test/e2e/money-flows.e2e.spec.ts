@@ -1,25 +1,12 @@
-import {
-  authorizeBody,
-  merchantClient,
-  startGateway,
-  type RunningGateway,
-} from '../support/gateway-process';
+import { authorizeBody, useGateway, orderIds } from '../support/gateway-process';
 
-let gateway: RunningGateway;
-let api: ReturnType<typeof merchantClient>;
-let n = 0;
-const newOrder = () => `order-${Date.now()}-${++n}`;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-  api = merchantClient(gateway);
-});
-afterAll(() => gateway.stop());
+const under = useGateway();
+const newOrder = orderIds('order');
 
 describe('money flows over HTTP', () => {
   it('AUTHORIZE, CAPTURE, REFUND, then retrieve the order (the README curl session)', async () => {
     const order = newOrder();
-    const auth = await api.put(`/order/${order}/transaction/auth-1`, {
+    const auth = await under.api.put(`/order/${order}/transaction/auth-1`, {
       ...authorizeBody('100.00'),
       correlationId: 'corr-1',
     });
@@ -49,7 +36,7 @@ describe('money flows over HTTP', () => {
     });
     expect(auth.body.timeOfRecord).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
-    const capture = await api.put(`/order/${order}/transaction/cap-1`, {
+    const capture = await under.api.put(`/order/${order}/transaction/cap-1`, {
       apiOperation: 'CAPTURE',
       transaction: { amount: '60.50', currency: 'USD' },
     });
@@ -60,7 +47,7 @@ describe('money flows over HTTP', () => {
       transaction: { type: 'CAPTURE', amount: 60.5 },
     });
 
-    const refund = await api.put(`/order/${order}/transaction/ref-1`, {
+    const refund = await under.api.put(`/order/${order}/transaction/ref-1`, {
       apiOperation: 'REFUND',
       transaction: { amount: '10.125', currency: 'USD' },
     });
@@ -70,7 +57,7 @@ describe('money flows over HTTP', () => {
       transaction: { type: 'REFUND', amount: 10.125, targetTransactionId: 'cap-1' },
     });
 
-    const retrieved = await api.get(`/order/${order}`);
+    const retrieved = await under.api.get(`/order/${order}`);
     expect(retrieved.status).toBe(200);
     expect(retrieved.body).toMatchObject({
       id: order,
@@ -87,7 +74,7 @@ describe('money flows over HTTP', () => {
 
   it('PAY captures at once; VOID of the payment cancels the order', async () => {
     const order = newOrder();
-    const pay = await api.put(`/order/${order}/transaction/pay-1`, {
+    const pay = await under.api.put(`/order/${order}/transaction/pay-1`, {
       ...authorizeBody('25.00'),
       apiOperation: 'PAY',
     });
@@ -95,7 +82,7 @@ describe('money flows over HTTP', () => {
       order: { status: 'CAPTURED', totalAuthorizedAmount: 25, totalCapturedAmount: 25 },
       transaction: { type: 'PAYMENT' },
     });
-    const voided = await api.put(`/order/${order}/transaction/void-1`, {
+    const voided = await under.api.put(`/order/${order}/transaction/void-1`, {
       apiOperation: 'VOID',
       transaction: { targetTransactionId: 'pay-1' },
     });
@@ -108,8 +95,8 @@ describe('money flows over HTTP', () => {
 
   it('VOID of an authorization cancels it, and a later capture is refused with nothing stored', async () => {
     const order = newOrder();
-    await api.put(`/order/${order}/transaction/a`, authorizeBody('10.00'));
-    const voided = await api.put(`/order/${order}/transaction/v`, {
+    await under.api.put(`/order/${order}/transaction/a`, authorizeBody('10.00'));
+    const voided = await under.api.put(`/order/${order}/transaction/v`, {
       apiOperation: 'VOID',
       transaction: { targetTransactionId: 'a' },
     });
@@ -117,7 +104,7 @@ describe('money flows over HTTP', () => {
       order: { status: 'CANCELLED', totalAuthorizedAmount: 0 },
       transaction: { type: 'VOID_AUTHORIZATION' },
     });
-    const capture = await api.put(`/order/${order}/transaction/c`, {
+    const capture = await under.api.put(`/order/${order}/transaction/c`, {
       apiOperation: 'CAPTURE',
       transaction: { amount: '1.00', currency: 'USD' },
     });
@@ -126,13 +113,13 @@ describe('money flows over HTTP', () => {
       result: 'ERROR',
       error: { cause: 'INVALID_REQUEST', field: 'transaction.amount', validationType: 'INVALID' },
     });
-    const after = await api.get(`/order/${order}`);
+    const after = await under.api.get(`/order/${order}`);
     expect(after.body.transaction).toHaveLength(2);
   });
 
   it('VERIFY leaves a verified order with no money', async () => {
     const order = newOrder();
-    const verify = await api.put(`/order/${order}/transaction/v1`, {
+    const verify = await under.api.put(`/order/${order}/transaction/v1`, {
       apiOperation: 'VERIFY',
       order: { currency: 'USD' },
       sourceOfFunds: authorizeBody().sourceOfFunds,
@@ -155,7 +142,7 @@ describe('money flows over HTTP', () => {
   ])(
     'expiry %s/%s answers 201 %s with result %s, and the order is FAILED with no money',
     async (month, year, gatewayCode, result) => {
-      const response = await api.put(
+      const response = await under.api.put(
         `/order/${newOrder()}/transaction/t1`,
         authorizeBody('10.00', { month, year }),
       );
@@ -171,37 +158,37 @@ describe('money flows over HTTP', () => {
   it('the same request again returns the original response byte for byte and moves nothing twice', async () => {
     const order = newOrder();
     const body = { ...authorizeBody('42.00'), correlationId: 'same' };
-    const first = await api.put(`/order/${order}/transaction/t1`, body);
-    const second = await api.put(`/order/${order}/transaction/t1`, body);
+    const first = await under.api.put(`/order/${order}/transaction/t1`, body);
+    const second = await under.api.put(`/order/${order}/transaction/t1`, body);
     expect(second.status).toBe(201);
     expect(second.text).toBe(first.text);
-    const retrieved = await api.get(`/order/${order}`);
+    const retrieved = await under.api.get(`/order/${order}`);
     expect(retrieved.body.transaction).toHaveLength(1);
     expect(retrieved.body.totalAuthorizedAmount).toBe(42);
   });
 
   it('the same transaction id with a different body is refused, naming the transaction id', async () => {
     const order = newOrder();
-    await api.put(`/order/${order}/transaction/t1`, authorizeBody('42.00'));
-    const other = await api.put(`/order/${order}/transaction/t1`, authorizeBody('43.00'));
+    await under.api.put(`/order/${order}/transaction/t1`, authorizeBody('42.00'));
+    const other = await under.api.put(`/order/${order}/transaction/t1`, authorizeBody('43.00'));
     expect(other.status).toBe(400);
     expect(other.body.error).toMatchObject({ cause: 'INVALID_REQUEST', field: 'transaction.id' });
   });
 
   it('retrieve transaction has the shape of the response that created it', async () => {
     const order = newOrder();
-    const put = await api.put(`/order/${order}/transaction/t1`, authorizeBody('7.00'));
-    const get = await api.get(`/order/${order}/transaction/t1`);
+    const put = await under.api.put(`/order/${order}/transaction/t1`, authorizeBody('7.00'));
+    const get = await under.api.get(`/order/${order}/transaction/t1`);
     expect(get.status).toBe(200);
     expect(get.body).toEqual(put.body);
   });
 
   it('concurrent captures on one order never capture more than was authorized', async () => {
     const order = newOrder();
-    await api.put(`/order/${order}/transaction/a`, authorizeBody('10.00'));
+    await under.api.put(`/order/${order}/transaction/a`, authorizeBody('10.00'));
     const captures = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        api.put(`/order/${order}/transaction/c${i}`, {
+        under.api.put(`/order/${order}/transaction/c${i}`, {
           apiOperation: 'CAPTURE',
           transaction: { amount: '3.00', currency: 'USD' },
         }),
@@ -209,7 +196,7 @@ describe('money flows over HTTP', () => {
     );
     expect(captures.filter((c) => c.status === 201)).toHaveLength(3);
     expect(captures.filter((c) => c.status === 400)).toHaveLength(5);
-    const retrieved = await api.get(`/order/${order}`);
+    const retrieved = await under.api.get(`/order/${order}`);
     expect(retrieved.body).toMatchObject({ totalCapturedAmount: 9, status: 'PARTIALLY_CAPTURED' });
   });
 
@@ -223,7 +210,7 @@ describe('money flows over HTTP', () => {
         },
       },
     );
-    const response = await api.put(`/order/${newOrder()}/transaction/t1`, body);
+    const response = await under.api.put(`/order/${newOrder()}/transaction/t1`, body);
     expect(response.body.billing).toEqual({
       address: { street: '1 Alpha St Flat 2', city: 'Town', country: 'USA' },
     });
@@ -232,11 +219,11 @@ describe('money flows over HTTP', () => {
 
   it('refuses sub-merchant data after the first transaction, naming it, and stores nothing', async () => {
     const order = newOrder();
-    await api.put(`/order/${order}/transaction/p1`, {
+    await under.api.put(`/order/${order}/transaction/p1`, {
       ...authorizeBody('20.00'),
       apiOperation: 'PAY',
     });
-    const refund = await api.put(`/order/${order}/transaction/r1`, {
+    const refund = await under.api.put(`/order/${order}/transaction/r1`, {
       apiOperation: 'REFUND',
       order: { subMerchant: { address: { city: 'Town' } } },
       transaction: { amount: '1.00', currency: 'USD' },
@@ -246,7 +233,7 @@ describe('money flows over HTTP', () => {
       field: 'order.subMerchant',
       validationType: 'INVALID',
     });
-    expect((await api.get(`/order/${order}`)).body.transaction).toHaveLength(1);
+    expect((await under.api.get(`/order/${order}`)).body.transaction).toHaveLength(1);
   });
 
   it('pays from an ACH account, recording and showing only the masked account number', async () => {
@@ -258,7 +245,7 @@ describe('money flows over HTTP', () => {
       routingNumber: '021000021',
       secCode: 'WEB',
     };
-    const pay = await api.put(`/order/${order}/transaction/p1`, {
+    const pay = await under.api.put(`/order/${order}/transaction/p1`, {
       apiOperation: 'PAY',
       order: { amount: '12.00', currency: 'USD' },
       sourceOfFunds: { type: 'ACH', provided: { ach } },
@@ -273,11 +260,13 @@ describe('money flows over HTTP', () => {
         provided: { ach: { ...ach, bankAccountNumber: 'xxxxxxxx6789' } },
       },
     });
-    expect(JSON.stringify((await api.get(`/order/${order}`)).body)).not.toContain('000123456789');
+    expect(JSON.stringify((await under.api.get(`/order/${order}`)).body)).not.toContain(
+      '000123456789',
+    );
   });
 
   it('refuses a source type without its details, naming the missing group', async () => {
-    const response = await api.put(`/order/${newOrder()}/transaction/p1`, {
+    const response = await under.api.put(`/order/${newOrder()}/transaction/p1`, {
       apiOperation: 'PAY',
       order: { amount: '12.00', currency: 'USD' },
       sourceOfFunds: { type: 'GIFT_CARD' },
@@ -290,7 +279,7 @@ describe('money flows over HTTP', () => {
   });
 
   it('refuses unmasking without certificate authentication', async () => {
-    const response = await api.put(`/order/${newOrder()}/transaction/t1`, {
+    const response = await under.api.put(`/order/${newOrder()}/transaction/t1`, {
       ...authorizeBody(),
       responseControls: { sensitiveData: 'UNMASK' },
     });

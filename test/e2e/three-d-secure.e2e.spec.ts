@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { merchantClient, startGateway, type RunningGateway } from '../support/gateway-process';
+import {
+  merchantClient,
+  startGateway,
+  type RunningGateway,
+  useGateway,
+  orderIds,
+} from '../support/gateway-process';
 import {
   authenticatePayerBody,
   card,
@@ -10,23 +16,15 @@ import {
   postForm,
 } from '../support/three-d-secure';
 
-let gateway: RunningGateway;
-let api: ReturnType<typeof merchantClient>;
-let n = 0;
-const newOrder = () => `3ds-${Date.now()}-${++n}`;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-  api = merchantClient(gateway);
-});
-afterAll(() => gateway.stop());
+const under = useGateway();
+const newOrder = orderIds('3ds');
 
 /** A session holding the card, as a merchant's payment page would fill it. */
 async function sessionWithCard(number: string) {
-  const created = await api.post('/session');
+  const created = await under.api.post('/session');
   expect(created.status).toBe(201);
   const { id, aes256Key } = created.body.session;
-  const updated = await api.put(`/session/${id}`, {
+  const updated = await under.api.put(`/session/${id}`, {
     sourceOfFunds: { provided: { card: card(number) } },
   });
   expect(updated.status).toBe(200);
@@ -36,13 +34,13 @@ async function sessionWithCard(number: string) {
 /** INITIATE_AUTHENTICATION then AUTHENTICATE_PAYER with the card in a session. */
 async function authenticate(number: string, order = newOrder(), tx = 'auth-1') {
   const session = await sessionWithCard(number);
-  const initiated = await api.put(`/order/${order}/transaction/${tx}`, {
+  const initiated = await under.api.put(`/order/${order}/transaction/${tx}`, {
     ...initiateAuthenticationBody(number),
     sourceOfFunds: undefined,
     session: { id: session.id },
   });
   expect(initiated.status).toBe(201);
-  const payer = await api.put(
+  const payer = await under.api.put(
     `/order/${order}/transaction/${tx}`,
     authenticatePayerBody(undefined, { session: { id: session.id, version: session.version } }),
   );
@@ -52,7 +50,7 @@ async function authenticate(number: string, order = newOrder(), tx = 'auth-1') {
 describe('3-D Secure over HTTP', () => {
   it('INITIATE_AUTHENTICATION answers AUTHENTICATION_AVAILABLE for an enrolled card', async () => {
     const order = newOrder();
-    const response = await api.put(
+    const response = await under.api.put(
       `/order/${order}/transaction/a1`,
       initiateAuthenticationBody('5123450000000008'),
     );
@@ -77,7 +75,7 @@ describe('3-D Secure over HTTP', () => {
 
   it('5123459999998221: AUTHENTICATION_UNAVAILABLE; AUTHENTICATE_PAYER is refused; AUTHORIZE may follow', async () => {
     const order = newOrder();
-    const initiated = await api.put(
+    const initiated = await under.api.put(
       `/order/${order}/transaction/a1`,
       initiateAuthenticationBody('5123459999998221'),
     );
@@ -89,10 +87,10 @@ describe('3-D Secure over HTTP', () => {
       },
       response: { gatewayRecommendation: 'PROCEED' },
     });
-    const payer = await api.put(`/order/${order}/transaction/a1`, authenticatePayerBody());
+    const payer = await under.api.put(`/order/${order}/transaction/a1`, authenticatePayerBody());
     expect(payer.status).toBe(400);
     expect(payer.body.error).toMatchObject({ cause: 'INVALID_REQUEST', field: 'apiOperation' });
-    const authorize = await api.put(`/order/${order}/transaction/pay-1`, {
+    const authorize = await under.api.put(`/order/${order}/transaction/pay-1`, {
       apiOperation: 'AUTHORIZE',
       order: { amount: '250.00', currency: 'USD' },
       sourceOfFunds: { provided: { card: card('5123459999998221') } },
@@ -190,7 +188,7 @@ describe('3-D Secure over HTTP', () => {
       return { ...flow, acsUrl, posted: hiddenFields(result.text) };
     }
     const authorizeCiting = (order: string, tx = 'pay-1') =>
-      api.put(`/order/${order}/transaction/${tx}`, {
+      under.api.put(`/order/${order}/transaction/${tx}`, {
         apiOperation: 'AUTHORIZE',
         order: { amount: '250.00', currency: 'USD' },
         sourceOfFunds: { provided: { card: card('5123450000000008') } },
@@ -228,7 +226,7 @@ describe('3-D Secure over HTTP', () => {
         order: { status: 'AUTHORIZED', authenticationStatus: 'AUTHENTICATION_SUCCESSFUL' },
         transaction: { type: 'AUTHORIZATION', authenticationStatus: 'AUTHENTICATION_SUCCESSFUL' },
       });
-      const retrieved = await api.get(`/order/${order}`);
+      const retrieved = await under.api.get(`/order/${order}`);
       expect(retrieved.body.transaction.map((t: any) => t.transaction.type)).toEqual([
         'AUTHENTICATION',
         'AUTHORIZATION',
@@ -246,7 +244,7 @@ describe('3-D Secure over HTTP', () => {
           result: 'FAILURE',
           'response.gatewayRecommendation': 'DO_NOT_PROCEED',
         });
-        const authentication = await api.get(`/order/${order}/transaction/auth-1`);
+        const authentication = await under.api.get(`/order/${order}/transaction/auth-1`);
         expect(authentication.body).toMatchObject({
           response: { gatewayCode },
           order: {
@@ -278,9 +276,9 @@ describe('3-D Secure over HTTP', () => {
         acsUrl: f.payer.body.authentication.redirect.customized['3DS'].acsUrl as string,
       }));
       expect((await postForm(`${acsUrl}x`, { creq: 'x' })).status).toBe(404);
-      expect((await postForm(`${gateway.baseUrl}/payer/acs/abc.def`, { creq: 'x' })).status).toBe(
-        404,
-      );
+      expect(
+        (await postForm(`${under.gateway.baseUrl}/payer/acs/abc.def`, { creq: 'x' })).status,
+      ).toBe(404);
     });
 
     it('AUTHORIZE citing an authentication whose challenge is pending is refused', async () => {
@@ -295,17 +293,19 @@ describe('3-D Secure over HTTP', () => {
     it('each step of the authentication transaction answers its own retry byte for byte', async () => {
       const order = newOrder();
       const initiateBody = initiateAuthenticationBody('5123456789012346');
-      const first = await api.put(`/order/${order}/transaction/a1`, initiateBody);
-      const payer = await api.put(`/order/${order}/transaction/a1`, authenticatePayerBody());
+      const first = await under.api.put(`/order/${order}/transaction/a1`, initiateBody);
+      const payer = await under.api.put(`/order/${order}/transaction/a1`, authenticatePayerBody());
       expect(payer.body.order.status).toBe('AUTHENTICATED');
-      expect((await api.put(`/order/${order}/transaction/a1`, initiateBody)).text).toBe(first.text);
-      expect((await api.put(`/order/${order}/transaction/a1`, authenticatePayerBody())).text).toBe(
-        payer.text,
+      expect((await under.api.put(`/order/${order}/transaction/a1`, initiateBody)).text).toBe(
+        first.text,
       );
+      expect(
+        (await under.api.put(`/order/${order}/transaction/a1`, authenticatePayerBody())).text,
+      ).toBe(payer.text);
     });
 
     it('AUTHENTICATE_PAYER before INITIATE_AUTHENTICATION is refused naming order.id', async () => {
-      const response = await api.put(
+      const response = await under.api.put(
         `/order/${newOrder()}/transaction/a1`,
         authenticatePayerBody(),
       );
@@ -315,18 +315,21 @@ describe('3-D Secure over HTTP', () => {
 
     it('AUTHENTICATE_PAYER on another transaction id than the initiated one is refused', async () => {
       const order = newOrder();
-      await api.put(
+      await under.api.put(
         `/order/${order}/transaction/a1`,
         initiateAuthenticationBody('5123450000000008'),
       );
-      const response = await api.put(`/order/${order}/transaction/a2`, authenticatePayerBody());
+      const response = await under.api.put(
+        `/order/${order}/transaction/a2`,
+        authenticatePayerBody(),
+      );
       expect(response.status).toBe(400);
       expect(response.body.error.field).toBe('transaction.id');
     });
 
     it('AUTHENTICATE_PAYER twice with different bodies is refused naming transaction.id', async () => {
       const { order } = await authenticate('5123450000000008');
-      const again = await api.put(
+      const again = await under.api.put(
         `/order/${order}/transaction/auth-1`,
         authenticatePayerBody('https://shop.example.com/other'),
       );
@@ -336,12 +339,12 @@ describe('3-D Secure over HTTP', () => {
 
     it('AUTHENTICATE_PAYER without redirectResponseUrl for a browser is refused as MISSING', async () => {
       const order = newOrder();
-      await api.put(
+      await under.api.put(
         `/order/${order}/transaction/a1`,
         initiateAuthenticationBody('5123450000000008'),
       );
       const { authentication: _omitted, ...body } = authenticatePayerBody();
-      const response = await api.put(`/order/${order}/transaction/a1`, body);
+      const response = await under.api.put(`/order/${order}/transaction/a1`, body);
       expect(response.body.error).toMatchObject({
         field: 'authentication.redirectResponseUrl',
         validationType: 'MISSING',
@@ -350,13 +353,13 @@ describe('3-D Secure over HTTP', () => {
 
     it('with no payer present (MERCHANT_REQUESTED) the challenge preference is ignored and no challenge is shown', async () => {
       const order = newOrder();
-      await api.put(
+      await under.api.put(
         `/order/${order}/transaction/a1`,
         initiateAuthenticationBody('5123450000000008', {
           authentication: { acceptVersions: '3DS2', channel: 'MERCHANT_REQUESTED' },
         }),
       );
-      const response = await api.put(`/order/${order}/transaction/a1`, {
+      const response = await under.api.put(`/order/${order}/transaction/a1`, {
         apiOperation: 'AUTHENTICATE_PAYER',
         authentication: {
           channel: 'MERCHANT_REQUESTED',
@@ -377,7 +380,7 @@ describe('3-D Secure over HTTP', () => {
 
     it('the in-app SDK fields are validated and recorded, the SDK timeout rounded up to a minute', async () => {
       const order = newOrder();
-      await api.put(
+      await under.api.put(
         `/order/${order}/transaction/a1`,
         initiateAuthenticationBody('5123456789012346'),
       );
@@ -389,14 +392,14 @@ describe('3-D Secure over HTTP', () => {
         transactionId: 't'.repeat(36),
         timeout: 301,
       };
-      const bad = await api.put(
+      const bad = await under.api.put(
         `/order/${order}/transaction/a1`,
         authenticatePayerBody(undefined, {
           authentication: { '3ds2': { sdk: { ...sdk, appId: 'short' } } },
         }),
       );
       expect(bad.body.error.field).toBe('authentication.3ds2.sdk.appId');
-      const response = await api.put(
+      const response = await under.api.put(
         `/order/${order}/transaction/a1`,
         authenticatePayerBody(undefined, {
           authentication: {
@@ -416,20 +419,20 @@ describe('3-D Secure over HTTP', () => {
 
   describe('payment sessions', () => {
     it('create, update and retrieve: 31-35 character id, 10 character version, masked card, no security code', async () => {
-      const created = await api.post('/session');
+      const created = await under.api.post('/session');
       expect(created.status).toBe(201);
       const { id, version, aes256Key } = created.body.session;
       expect(id).toMatch(/^[\x20-\x7e]{31,35}$/);
       expect(version).toHaveLength(10);
       expect(Buffer.from(aes256Key, 'base64')).toHaveLength(32);
-      const updated = await api.put(`/session/${id}`, {
+      const updated = await under.api.put(`/session/${id}`, {
         sourceOfFunds: { provided: { card: card('5123450000000008') } },
         order: { amount: '12.00', currency: 'USD' },
         session: { version },
       });
       expect(updated.status).toBe(200);
       expect(updated.body.session.version).not.toBe(version);
-      const retrieved = await api.get(`/session/${id}`);
+      const retrieved = await under.api.get(`/session/${id}`);
       expect(retrieved.body).toMatchObject({
         session: { id, version: updated.body.session.version },
         sourceOfFunds: { provided: { card: { number: '512345xxxxxx0008' } } },
@@ -441,14 +444,14 @@ describe('3-D Secure over HTTP', () => {
     });
 
     it('request fields override session fields', async () => {
-      const created = await api.post('/session');
+      const created = await under.api.post('/session');
       const { id } = created.body.session;
-      await api.put(`/session/${id}`, {
+      await under.api.put(`/session/${id}`, {
         sourceOfFunds: { provided: { card: card('5123450000000008') } },
         order: { amount: '12.00', currency: 'USD' },
       });
       const order = newOrder();
-      const response = await api.put(`/order/${order}/transaction/t1`, {
+      const response = await under.api.put(`/order/${order}/transaction/t1`, {
         apiOperation: 'AUTHORIZE',
         order: { amount: '30.00', currency: 'USD' },
         session: { id },
@@ -463,7 +466,7 @@ describe('3-D Secure over HTTP', () => {
 
     it('a stale session.version is refused with INVALID_REQUEST naming session.version', async () => {
       const { id } = await sessionWithCard('5123450000000008');
-      const stale = await api.put(`/order/${newOrder()}/transaction/a1`, {
+      const stale = await under.api.put(`/order/${newOrder()}/transaction/a1`, {
         ...initiateAuthenticationBody('5123450000000008'),
         sourceOfFunds: undefined,
         session: { id, version: '0000000000' },
@@ -473,19 +476,19 @@ describe('3-D Secure over HTTP', () => {
         cause: 'INVALID_REQUEST',
         field: 'session.version',
       });
-      const update = await api.put(`/session/${id}`, { session: { version: '0000000000' } });
+      const update = await under.api.put(`/session/${id}`, { session: { version: '0000000000' } });
       expect(update.body.error.field).toBe('session.version');
     });
 
     it('a session is used for one order only; a second order is refused naming session.id', async () => {
       const { id } = await sessionWithCard('5123450000000008');
-      const first = await api.put(`/order/${newOrder()}/transaction/t1`, {
+      const first = await under.api.put(`/order/${newOrder()}/transaction/t1`, {
         apiOperation: 'AUTHORIZE',
         order: { amount: '5.00', currency: 'USD' },
         session: { id },
       });
       expect(first.body.result).toBe('SUCCESS');
-      const reused = await api.put(`/order/${newOrder()}/transaction/t1`, {
+      const reused = await under.api.put(`/order/${newOrder()}/transaction/t1`, {
         apiOperation: 'AUTHORIZE',
         order: { amount: '5.00', currency: 'USD' },
         session: { id },
@@ -497,13 +500,13 @@ describe('3-D Secure over HTTP', () => {
     it('the security code is used once: a later payment from the session has none', async () => {
       const { id } = await sessionWithCard('5123450000000008');
       const order = newOrder();
-      const first = await api.put(`/order/${order}/transaction/t1`, {
+      const first = await under.api.put(`/order/${order}/transaction/t1`, {
         apiOperation: 'VERIFY',
         order: { currency: 'USD' },
         session: { id },
       });
       expect(first.body.response.cardSecurityCode.gatewayCode).toBe('MATCH');
-      const second = await api.put(`/order/${order}/transaction/t2`, {
+      const second = await under.api.put(`/order/${order}/transaction/t2`, {
         apiOperation: 'AUTHORIZE',
         order: { amount: '5.00', currency: 'USD' },
         session: { id },
@@ -513,18 +516,18 @@ describe('3-D Secure over HTTP', () => {
 
     it('an unknown session is refused naming session.id, and 404 on its own path', async () => {
       const missing = 'SESSION0000000000000000000000000';
-      const response = await api.put(`/order/${newOrder()}/transaction/a1`, {
+      const response = await under.api.put(`/order/${newOrder()}/transaction/a1`, {
         ...initiateAuthenticationBody('5123450000000008'),
         sourceOfFunds: undefined,
         session: { id: missing },
       });
       expect(response.body.error.field).toBe('session.id');
-      expect((await api.get(`/session/${missing}`)).status).toBe(404);
+      expect((await under.api.get(`/session/${missing}`)).status).toBe(404);
     });
 
     it('another merchant cannot see or use the session', async () => {
       const { id } = await sessionWithCard('5123450000000008');
-      const other = merchantClient(gateway, 'TESTOTHER');
+      const other = merchantClient(under.gateway, 'TESTOTHER');
       expect((await other.get(`/session/${id}`)).status).toBe(404);
       const used = await other.put(`/order/${newOrder()}/transaction/t1`, {
         apiOperation: 'AUTHORIZE',
@@ -539,13 +542,13 @@ describe('3-D Secure over HTTP', () => {
       for (const file of ['events.db', 'events.db-wal', 'sessions.db', 'sessions.db-wal']) {
         let bytes: Buffer;
         try {
-          bytes = readFileSync(join(gateway.dataDir, file));
+          bytes = readFileSync(join(under.gateway.dataDir, file));
         } catch {
           continue;
         }
         expect(bytes.includes('5555555555000018')).toBe(false);
       }
-      expect(gateway.output()).not.toContain('5555555555000018');
+      expect(under.gateway.output()).not.toContain('5555555555000018');
     });
   });
 });

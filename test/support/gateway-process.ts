@@ -153,3 +153,25 @@ export function authorizeBody(
     ...extra,
   };
 }
+
+export interface GatewayUnderTest {
+  readonly gateway: RunningGateway;
+  readonly api: ReturnType<typeof merchantClient>;
+}
+
+/** One gateway for the whole test file: started before its tests, stopped after them. */
+export function useGateway(): GatewayUnderTest {
+  const context: { gateway?: RunningGateway; api?: ReturnType<typeof merchantClient> } = {};
+  beforeAll(async () => {
+    context.gateway = await startGateway();
+    context.api = merchantClient(context.gateway);
+  });
+  afterAll(() => context.gateway?.stop());
+  return context as GatewayUnderTest;
+}
+
+/** Order ids unique across runs against the same data directory. */
+export function orderIds(prefix: string): () => string {
+  let n = 0;
+  return () => `${prefix}-${Date.now()}-${++n}`;
+}

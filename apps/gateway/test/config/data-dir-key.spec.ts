@@ -17,8 +17,8 @@ describe('data directory keys', () => {
   it('gives processes starting together on a fresh directory one and the same key', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'key-race-'));
     const script = `const { dataDirKey } = require(${JSON.stringify(join(__dirname, '../../src/config/data-dir-key.ts'))}); process.stdout.write(dataDirKey(${JSON.stringify(dir)}, 'race.key').toString('hex'));`;
-    const register = join(__dirname, '../../../../libs/event-store/test/support/swc-register.js');
-    // Started together: each process spends its start-up loading swc, then all reach the key at once.
+    const register = join(__dirname, '../../../../libs/event-store/test/support/ts-register.js');
+    // Started together: each process spends its start-up loading TypeScript, then all reach the key at once.
     const runs = await Promise.all(
       Array.from({ length: 6 }, () =>
         promisify(execFile)(process.execPath, ['-r', register, '-e', script]),

@@ -2,7 +2,7 @@
  * Source of the writer worker, run with `new Worker(WRITER_WORKER_SOURCE, { eval: true })`.
  *
  * Why a string: a worker thread cannot load our .ts files (jest compiles them in-process
- * with swc, and nothing registers a TS loader in the worker), and a sibling .js file would
+ * with ts-jest, and nothing registers a TS loader in the worker), and a sibling .js file would
  * not reach dist/ because tsconfig.build.json has no allowJs. A string constant compiles
  * into dist like any other code, needs no build step, and unlike fn.toString() is immune
  * to transpiler/coverage rewriting. The price is no type checking here, so the worker is

@@ -1,7 +1,7 @@
 // Child process for the crash test: appends until killed, printing each acknowledged append.
-// Plain JS plus the swc require hook, so it loads the TypeScript sources without a build.
+// Plain JS plus the TypeScript require hook, so it loads the TypeScript sources without a build.
 'use strict';
-require('./swc-register');
+require('./ts-register');
 const { randomUUID } = require('node:crypto');
 const { SqliteEventStore } = require('../../src/index.ts');
 
