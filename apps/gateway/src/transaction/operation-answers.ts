@@ -10,7 +10,8 @@ import type { PayerLinks } from '../payer/payer-links';
 import { providerAnswer } from '../payer/provider-answer';
 import type { PaymentSessions } from '../session/payment-sessions';
 import { encryptForMerchant } from './encrypted-data';
-import { get, type Instrument } from './operation-request.mapper';
+import { get } from './body-fields';
+import type { Instrument } from './source-of-funds.mapper';
 import { toProcessorOutcome, withCardFacts } from './processor-outcome';
 
 /**

@@ -5,7 +5,8 @@ import { KeyedMutex } from '../order/keyed-mutex';
 import { OrderRepository } from '../order/order.repository';
 import { CLOCK, type Clock } from '../tokens';
 import { OperationAnswers } from './operation-answers';
-import { get, toOrderRequest } from './operation-request.mapper';
+import { get } from './body-fields';
+import { toOrderRequest } from './operation-request.mapper';
 import { appendDecided, refuseIfNotAllowed } from './order-writer';
 import {
   ProcessTransactionCommand,

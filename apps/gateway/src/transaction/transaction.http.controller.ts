@@ -6,7 +6,7 @@ import { idParam, parseOrderPath } from '../http/path-params';
 import type { Merchant } from '../merchant/merchant-registry';
 import { RetrieveOrderQuery } from '../order/retrieve-order.query';
 import { PaymentSessions, SESSION_ID } from '../session/payment-sessions';
-import { get } from './operation-request.mapper';
+import { get } from './body-fields';
 import { ProcessTransactionCommand } from './process-transaction.command';
 import { RequestFingerprint } from './request-fingerprint';
 

@@ -1,0 +1,132 @@
+import { ApiError } from '@gateway/contract';
+import {
+  isLuhnValid,
+  maskAccountNumber,
+  maskCardNumber,
+  type RecordedSourceOfFunds,
+} from '@gateway/domain';
+import { get, optionalString, requiredString, type Body } from './body-fields';
+
+/** Card details as the merchant sent them. They exist only in memory, for the processor; never recorded. */
+export interface CardInput {
+  readonly number: string;
+  readonly expiryMonth: number;
+  readonly expiryYear: number;
+  readonly securityCode?: string;
+}
+
+/** What the processor needs to charge: a card, or another kind of account. */
+export type Instrument =
+  | { readonly kind: 'card'; readonly card: CardInput }
+  | {
+      readonly kind: 'account';
+      readonly sourceType: AccountType;
+      readonly giftCardNumber?: string;
+    };
+
+type AccountType = 'ACH' | 'GIFT_CARD' | 'PROVIDER_B' | 'PROVIDER_C';
+
+/** The sourceOfFunds.provided group each account type is paid from. */
+const ACCOUNT_GROUPS: Record<AccountType, string> = {
+  ACH: 'ach',
+  GIFT_CARD: 'giftCard',
+  PROVIDER_B: 'providerB',
+  PROVIDER_C: 'providerC',
+};
+
+/** Masked on record: the numbers that could move money. Security codes and PINs are dropped. */
+const MASKED_MEMBERS = new Set(['bankAccountNumber', 'iban', 'number']);
+const DROPPED_MEMBERS = new Set(['pin', 'securityCode']);
+
+/**
+ * Reads and checks the source of funds: the instrument for the processor (in memory only) and its
+ * masked record. The type names the provided group to pay from; without a type, the group decides.
+ */
+export function sourceOf(body: Body): { instrument: Instrument; recorded: RecordedSourceOfFunds } {
+  const provided = (get(body, 'sourceOfFunds.provided') ?? {}) as Body;
+  if (
+    get(body, 'sourceOfFunds.token') !== undefined ||
+    get(body, 'sourceOfFunds.session') !== undefined
+  ) {
+    const field =
+      get(body, 'sourceOfFunds.token') !== undefined
+        ? 'sourceOfFunds.token'
+        : 'sourceOfFunds.session';
+    throw ApiError.invalid(
+      'Value is invalid. This gateway holds no stored card details for it',
+      field,
+    );
+  }
+  const type =
+    optionalString(body, 'sourceOfFunds.type') ??
+    (provided.card ? 'CARD' : Object.entries(ACCOUNT_GROUPS).find(([, g]) => provided[g])?.[0]);
+  if (type === undefined || type === 'CARD') {
+    const { card, recorded } = cardOf(body);
+    return { instrument: { kind: 'card', card }, recorded };
+  }
+  const group = ACCOUNT_GROUPS[type as AccountType];
+  if (!group) {
+    throw ApiError.invalid(
+      `Value '${type}' is invalid. ${type} is a browser payment provider: use INITIATE_BROWSER_PAYMENT`,
+      'sourceOfFunds.type',
+    );
+  }
+  const details = provided[group] as Body | undefined;
+  if (!details)
+    throw ApiError.invalid(
+      `Field 'sourceOfFunds.provided.${group}' is required for type ${type}`,
+      `sourceOfFunds.provided.${group}`,
+      'MISSING',
+    );
+  const giftCardNumber = type === 'GIFT_CARD' ? (details.number as string | undefined) : undefined;
+  return {
+    instrument: {
+      kind: 'account',
+      sourceType: type as AccountType,
+      ...(giftCardNumber ? { giftCardNumber } : {}),
+    },
+    recorded: { type, provided: { [group]: masked(details) } },
+  };
+}
+
+export function masked(details: Body): Body {
+  const out: Body = {};
+  for (const [key, value] of Object.entries(details)) {
+    if (DROPPED_MEMBERS.has(key)) continue;
+    out[key] =
+      MASKED_MEMBERS.has(key) && typeof value === 'string' ? maskAccountNumber(value) : value;
+  }
+  return out;
+}
+
+export function cardOf(body: Body): { card: CardInput; recorded: RecordedSourceOfFunds } {
+  const base = 'sourceOfFunds.provided.card';
+  const number = requiredString(body, `${base}.number`);
+  if (!isLuhnValid(number))
+    throw ApiError.invalid(
+      'Value is invalid. The card number must be 9-19 digits and pass the Luhn check',
+      `${base}.number`,
+    );
+  const month = requiredString(body, `${base}.expiry.month`);
+  const year = requiredString(body, `${base}.expiry.year`);
+  const securityCode = optionalString(body, `${base}.securityCode`);
+  const holder = get(body, `${base}.holder`);
+  return {
+    card: {
+      number,
+      expiryMonth: Number(month),
+      expiryYear: Number(year),
+      ...(securityCode ? { securityCode } : {}),
+    },
+    recorded: {
+      type: 'CARD',
+      provided: {
+        card: {
+          number: maskCardNumber(number),
+          expiry: { month, year },
+          ...(holder ? { holder } : {}),
+        },
+      },
+    },
+  };
+}
