@@ -142,6 +142,18 @@ describe('bad input gets a precise error and changes nothing', () => {
     );
   });
 
+  it('a malformed URL gets the error object, not the framework default', async () => {
+    const response = await raw(
+      '/api/rest/version/100/merchant/TESTMERCHANT/order/%E0%A4%A/transaction/t1',
+      { method: 'PUT', body: '{}' },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      result: 'ERROR',
+      error: { cause: 'INVALID_REQUEST', explanation: 'The request URL is not valid' },
+    });
+  });
+
   it('unknown paths, orders and transactions answer 404 with the error object', async () => {
     for (const response of [
       await under.api.get('/order/never-made'),

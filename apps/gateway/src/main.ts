@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+import { ApiError } from '@gateway/contract';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig, type GatewayConfig } from './config/gateway.config';
 import { ApiExceptionFilter } from './http/api-exception.filter';
@@ -11,7 +13,16 @@ import { MerchantFileError } from './merchant/merchant-registry';
 export async function createGateway(config: GatewayConfig): Promise<NestFastifyApplication> {
   // Payer page tokens name merchant, order and transaction (40 characters each at most) and are
   // longer than Fastify's default limit of 100 characters for a path parameter.
-  const adapter = new FastifyAdapter({ logger: false, maxParamLength: 1024 });
+  const adapter = new FastifyAdapter({
+    logger: false,
+    // Payer-page tokens are longer than Fastify's default 100-character path parameters.
+    routerOptions: { maxParamLength: 1024 },
+    // Errors Fastify raises before routing (a malformed URL) get the spec's error object too.
+    frameworkErrors: (_error: Error, _request: FastifyRequest, reply: FastifyReply) => {
+      const error = ApiError.invalid('The request URL is not valid');
+      void reply.status(error.httpStatus).send(error.body);
+    },
+  });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forConfig(config),
     adapter,
