@@ -14,10 +14,13 @@ export function startServer(script: string, env: Record<string, string>): Promis
   });
   return new Promise((resolve, reject) => {
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
       if (match) {
+        // From here the server's log is drained, not kept: the driver shares this process with
+        // autocannon, and growing and re-scanning the output would slow the load it generates.
+        child.stdout!.off('data', onData).resume();
         resolve({
           url: match[1],
           child,
@@ -28,7 +31,8 @@ export function startServer(script: string, env: Record<string, string>): Promis
             }),
         });
       }
-    });
+    };
+    child.stdout!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${output}`)));
   });
 }

@@ -14,6 +14,8 @@ import type { GatewayConfig } from './config/gateway.config';
 import { PublicUrl } from './config/public-url';
 import { DocsHttpController } from './docs/docs.http.controller';
 import { MerchantRegistry } from './merchant/merchant-registry';
+import { GatewayMetrics } from './ops/gateway-metrics';
+import { OpsHttpController } from './ops/ops.http.controller';
 import { KeyedMutex } from './order/keyed-mutex';
 import { OrderHttpController } from './order/order.http.controller';
 import { OrderRepository } from './order/order.repository';
@@ -71,6 +73,7 @@ export class AppModule {
         SessionHttpController,
         PayerHttpController,
         DocsHttpController,
+        OpsHttpController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -87,9 +90,15 @@ export class AppModule {
             ),
         },
         {
-          provide: OrderRepository,
-          useFactory: (store: EventStore) => new OrderRepository(store),
+          provide: GatewayMetrics,
+          useFactory: (store: EventStore) => new GatewayMetrics(store),
           inject: [EVENT_STORE],
+        },
+        {
+          provide: OrderRepository,
+          useFactory: (store: EventStore, metrics: GatewayMetrics) =>
+            new OrderRepository(store, (seconds) => metrics.appendDuration.observe(seconds)),
+          inject: [EVENT_STORE, GatewayMetrics],
         },
         { provide: ACQUIRER, useValue: new SimulatedAcquirer() },
         { provide: AUTHENTICATION_SERVER, useValue: new SimulatedAuthenticationServer() },

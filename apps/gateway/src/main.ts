@@ -9,12 +9,18 @@ import { ApiExceptionFilter } from './http/api-exception.filter';
 import { configureFastify } from './http/fastify-setup';
 import { PublicUrl } from './config/public-url';
 import { MerchantFileError } from './merchant/merchant-registry';
+import { GatewayMetrics } from './ops/gateway-metrics';
+import { createLogger, NestLogBridge } from './ops/logger';
+import { observeRequests, requestId } from './ops/request-observer';
 
 export async function createGateway(config: GatewayConfig): Promise<NestFastifyApplication> {
   // Payer page tokens name merchant, order and transaction (40 characters each at most) and are
   // longer than Fastify's default limit of 100 characters for a path parameter.
   const adapter = new FastifyAdapter({
+    // Fastify's own logger stays off: it would write two lines per request, through a child
+    // logger made for each; observeRequests writes one (ops/request-observer.ts).
     logger: false,
+    genReqId: requestId,
     // Payer-page tokens are longer than Fastify's default 100-character path parameters.
     routerOptions: { maxParamLength: 1024 },
     // Errors Fastify raises before routing (a malformed URL) get the spec's error object too.
@@ -23,17 +29,20 @@ export async function createGateway(config: GatewayConfig): Promise<NestFastifyA
       void reply.status(error.httpStatus).send(error.body);
     },
   });
+  const logger = createLogger(config.logLevel);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forConfig(config),
     adapter,
     {
-      logger: ['error', 'warn'],
+      logger: new NestLogBridge(logger),
       abortOnError: false,
       bodyParser: false,
     },
   );
-  configureFastify(app.getHttpAdapter().getInstance(), config.bodyLimit);
-  app.useGlobalFilters(new ApiExceptionFilter());
+  const fastify = app.getHttpAdapter().getInstance();
+  configureFastify(fastify, config.bodyLimit);
+  observeRequests(fastify, logger, app.get(GatewayMetrics));
+  app.useGlobalFilters(new ApiExceptionFilter(logger));
   return app;
 }
 

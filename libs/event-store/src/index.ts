@@ -1,6 +1,8 @@
 export * from './event-store.port';
 export { InMemoryEventStore } from './memory/in-memory-event-store';
 export { SqliteEventStore } from './sqlite/sqlite-event-store';
+export { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store';
+export type { KurrentDbEventStoreOptions } from './kurrentdb/kurrentdb-event-store';
 export type { SqliteEventStoreOptions } from './sqlite/sqlite-event-store';
 export type { WriterStats as SqliteWriterStats } from './sqlite/group-commit-writer';
 export { SCHEMA_VERSION } from './sqlite/schema';
@@ -8,11 +10,24 @@ export { SCHEMA_VERSION } from './sqlite/schema';
 import type { EventStore } from './event-store.port';
 import { InMemoryEventStore } from './memory/in-memory-event-store';
 import { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite/sqlite-event-store';
+import {
+  KurrentDbEventStore,
+  type KurrentDbEventStoreOptions,
+} from './kurrentdb/kurrentdb-event-store';
 
 export type EventStoreConfig =
-  { readonly kind: 'memory' } | ({ readonly kind: 'sqlite' } & SqliteEventStoreOptions);
+  | { readonly kind: 'memory' }
+  | ({ readonly kind: 'sqlite' } & SqliteEventStoreOptions)
+  | ({ readonly kind: 'kurrentdb' } & KurrentDbEventStoreOptions);
 
 /** Opens the adapter named by configuration. */
 export async function createEventStore(config: EventStoreConfig): Promise<EventStore> {
-  return config.kind === 'memory' ? new InMemoryEventStore() : SqliteEventStore.open(config);
+  switch (config.kind) {
+    case 'memory':
+      return new InMemoryEventStore();
+    case 'sqlite':
+      return SqliteEventStore.open(config);
+    case 'kurrentdb':
+      return new KurrentDbEventStore(config);
+  }
 }

@@ -15,7 +15,12 @@ export interface GatewayConfig {
   readonly publicUrl?: string;
   /** How long a payment session lives after it is created, in seconds. */
   readonly sessionTtlSeconds: number;
+  /** Least severe level written to the JSON log ('silent' writes nothing). */
+  readonly logLevel: LogLevel;
 }
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {
   constructor(readonly problems: readonly string[]) {
@@ -56,6 +61,13 @@ export function loadConfig(
     problems.push(`${name}='${raw}' must be an http or https URL`);
     return undefined;
   };
+  const logLevel = (): LogLevel => {
+    const raw = env.GATEWAY_LOG_LEVEL;
+    if (!raw) return 'info';
+    if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw as LogLevel;
+    problems.push(`GATEWAY_LOG_LEVEL='${raw}' must be one of ${LOG_LEVELS.join(', ')}`);
+    return 'info';
+  };
   const publicUrl = url('GATEWAY_PUBLIC_URL');
   const config: GatewayConfig = {
     port: integer('PORT', 8080, 0, 65535),
@@ -65,6 +77,7 @@ export function loadConfig(
     bodyLimit: integer('GATEWAY_BODY_LIMIT', 256 * 1024, 1024, 16 * 1024 * 1024),
     ...(publicUrl ? { publicUrl } : {}),
     sessionTtlSeconds: integer('GATEWAY_SESSION_TTL', 3600, 1, 7 * 24 * 3600),
+    logLevel: logLevel(),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -1,13 +1,12 @@
 import { ApiError } from '@gateway/contract';
-import {
-  Catch,
-  HttpException,
-  Logger,
-  type ArgumentsHost,
-  type ExceptionFilter,
-} from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import type { GatewayLogger } from '../ops/logger';
+import { redactCardNumbers } from '../ops/redaction';
+
+/** Told of each unexpected failure: the support code the client got, and what went wrong. */
+export type FailureLog = (supportCode: string, detail: string) => void;
 
 /**
  * Every error leaves as the spec's error object. Anything unexpected becomes a 500 SERVER_FAILED
@@ -15,16 +14,20 @@ import { randomUUID } from 'node:crypto';
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Gateway');
+  constructor(private readonly logger: GatewayLogger) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const error = toApiError(exception, this.logger);
-    void host.switchToHttp().getResponse<FastifyReply>().status(error.httpStatus).send(error.body);
+    const http = host.switchToHttp();
+    const reqId = http.getRequest<FastifyRequest>().id;
+    const error = toApiError(exception, (supportCode, detail) =>
+      this.logger.error({ reqId, supportCode, error: detail }, 'unexpected failure'),
+    );
+    void http.getResponse<FastifyReply>().status(error.httpStatus).send(error.body);
   }
 }
 
 /** Maps framework and parser errors to the spec's causes; shared with the Fastify error handler. */
-export function toApiError(exception: unknown, logger: Logger): ApiError {
+export function toApiError(exception: unknown, logFailure: FailureLog): ApiError {
   // Nest wraps errors from Fastify's body parsing in an HttpException; the cause is the original.
   const source =
     exception instanceof HttpException && exception.cause ? exception.cause : exception;
@@ -42,13 +45,16 @@ export function toApiError(exception: unknown, logger: Logger): ApiError {
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500)
     return ApiError.invalid('The request is not valid');
   const supportCode = randomUUID();
-  logger.error(`supportCode=${supportCode} ${describe(exception)}`);
+  logFailure(supportCode, describe(exception));
   return ApiError.failed(supportCode);
 }
 
-/** Error name and message only: a stack or a request body could carry card data into the log. */
+/**
+ * Error name and message only: a stack or a request body could carry card data into the log.
+ * A message can still quote input (JSON.parse does), so digit runs as long as a card's go too.
+ */
 function describe(exception: unknown): string {
   return exception instanceof Error
-    ? `${exception.name}: ${exception.message}`
+    ? redactCardNumbers(`${exception.name}: ${exception.message}`)
     : 'non-error thrown';
 }

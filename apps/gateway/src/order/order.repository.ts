@@ -1,6 +1,7 @@
 import { evolve, initialState, type OrderEvent, type OrderState } from '@gateway/domain';
 import type { EventMetadata, EventStore, ExpectedRevision } from '@gateway/event-store';
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 
 export interface LoadedOrder {
   readonly state: OrderState;
@@ -16,7 +17,11 @@ export interface LoadedOrder {
  * state). An order's stream is short, so the read costs about what checking its head would.
  */
 export class OrderRepository {
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    /** Told how long each append took to become durable, in seconds (for metrics). */
+    private readonly appended: (seconds: number) => void = () => undefined,
+  ) {}
 
   async load(streamId: string): Promise<LoadedOrder> {
     const stored = await this.store.readStream(streamId);
@@ -33,11 +38,13 @@ export class OrderRepository {
     events: readonly OrderEvent[],
     metadata: EventMetadata,
   ): Promise<LoadedOrder> {
+    const started = performance.now();
     const result = await this.store.appendToStream(
       streamId,
       events.map((e) => ({ eventId: randomUUID(), type: e.type, data: e.data, metadata })),
       from.revision,
     );
+    this.appended((performance.now() - started) / 1000);
     return { state: events.reduce(evolve, from.state), revision: result.nextExpectedRevision };
   }
 }

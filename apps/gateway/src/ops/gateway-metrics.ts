@@ -1,0 +1,123 @@
+import type { SqliteWriterStats } from '@gateway/event-store';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** A store that reports group-commit counters (the SQLite adapter); others simply report none. */
+export interface StatsSource {
+  stats(): SqliteWriterStats;
+}
+
+export function hasWriterStats(store: object): store is StatsSource {
+  return typeof (store as Partial<StatsSource>).stats === 'function';
+}
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/**
+ * The gateway's Prometheus registry. Request metrics are updated once per response, after it
+ * is sent; the event store's figures are read from its counters only when /metrics is scraped.
+ */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+
+  readonly requests = new Counter({
+    name: 'gateway_requests_total',
+    help: 'API requests answered, by apiOperation, result and gatewayCode (NONE when absent)',
+    labelNames: ['apiOperation', 'result', 'gatewayCode'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpDuration = new Histogram({
+    name: 'gateway_http_request_duration_seconds',
+    help: 'Time from request received to response sent, by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly appendDuration = new Histogram({
+    name: 'gateway_event_store_append_duration_seconds',
+    help: 'Time for an order append to become durable, queueing for the group commit included',
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+
+  constructor(store: object) {
+    collectDefaultMetrics({ register: this.registry });
+    if (hasWriterStats(store)) this.observeWriter(store);
+  }
+
+  private observeWriter(store: StatsSource): void {
+    const registers = [this.registry];
+    // Totals are counters so that rate() works: average batch size is
+    // rate(appends_committed_total) / rate(batches_total), average commit time
+    // rate(commit_seconds_total) / rate(batches_total).
+    const total = (name: string, help: string, read: (s: SqliteWriterStats) => number) =>
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read(store.stats()));
+        },
+      });
+    const gauge = (name: string, help: string, read: (s: SqliteWriterStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          this.set(read(store.stats()));
+        },
+      });
+    total('gateway_event_store_batches_total', 'Group commits', (s) => s.batches);
+    total(
+      'gateway_event_store_appends_committed_total',
+      'Appends committed',
+      (s) => s.appendsCommitted,
+    );
+    total(
+      'gateway_event_store_events_committed_total',
+      'Events committed',
+      (s) => s.eventsCommitted,
+    );
+    total(
+      'gateway_event_store_appends_rejected_total',
+      'Appends refused by the revision or duplicate-id checks',
+      (s) => s.appendsRejected,
+    );
+    total(
+      'gateway_event_store_commit_seconds_total',
+      'Time spent in group-commit transactions, fsync included',
+      (s) => (s.avgCommitMs * s.batches) / 1000,
+    );
+    gauge(
+      'gateway_event_store_last_batch_appends',
+      'Appends in the last group commit',
+      (s) => s.lastBatchAppends,
+    );
+    gauge(
+      'gateway_event_store_max_batch_appends',
+      'Largest group commit so far, in appends',
+      (s) => s.maxBatchAppends,
+    );
+    gauge(
+      'gateway_event_store_last_commit_seconds',
+      'Last group commit, fsync included',
+      (s) => s.lastCommitMs / 1000,
+    );
+    gauge(
+      'gateway_event_store_max_commit_seconds',
+      'Slowest group commit so far',
+      (s) => s.maxCommitMs / 1000,
+    );
+    gauge(
+      'gateway_event_store_queued_appends',
+      'Appends waiting for the next group commit',
+      (s) => s.queued,
+    );
+    gauge('gateway_event_store_writer_open', '1 while the writer accepts appends', (s) =>
+      s.state === 'open' ? 1 : 0,
+    );
+  }
+}

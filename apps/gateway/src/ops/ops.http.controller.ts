@@ -1,0 +1,39 @@
+import type { EventStore } from '@gateway/event-store';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { EVENT_STORE } from '../tokens';
+import { GatewayMetrics } from './gateway-metrics';
+import { readiness } from './health';
+
+/**
+ * Operations endpoints, without credentials: they reveal no merchant data, and the gateway listens
+ * on loopback unless told otherwise.
+ * - /health/live: the process answers.
+ * - /health/ready: 200, or 503 when the event store cannot take appends (see readiness).
+ * - /metrics: Prometheus text format.
+ */
+@Controller()
+export class OpsHttpController {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly metrics: GatewayMetrics,
+  ) {}
+
+  @Get('health/live')
+  live() {
+    return { status: 'UP' };
+  }
+
+  @Get('health/ready')
+  ready(@Res({ passthrough: true }) reply: FastifyReply) {
+    const { ready, body } = readiness(this.store);
+    void reply.status(ready ? 200 : 503);
+    return body;
+  }
+
+  @Get('metrics')
+  async scrape(@Res({ passthrough: true }) reply: FastifyReply) {
+    void reply.type(this.metrics.registry.contentType);
+    return this.metrics.registry.metrics();
+  }
+}

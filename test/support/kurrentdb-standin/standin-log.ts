@@ -1,0 +1,138 @@
+/**
+ * STAND-IN, NOT KURRENTDB: the in-memory transaction log behind the protocol stand-in
+ * (./standin-server.ts). It models only what the gateway's adapter relies on, following the
+ * server's documented semantics:
+ * - a stream's events have revisions 0, 1, 2, … ; a stream exists once it has an event;
+ * - every event has a log position, strictly increasing in commit order; commit and prepare
+ *   positions are equal (one record per event, no explicit transactions);
+ * - expected revision: NO_STREAM, ANY, STREAM_EXISTS or an exact revision, checked atomically;
+ * - an append whose event ids exactly repeat the tail of the stream, with an expectation that
+ *   held before that tail was written, is an idempotent retry: it succeeds without writing
+ *   (the server's idempotent-write check; ids are not unique across streams).
+ * Positions start at an arbitrary offset and grow by an event-size-like step so that nothing
+ * can assume position = count.
+ */
+
+export interface LoggedEvent {
+  readonly id: string;
+  readonly streamId: string;
+  readonly revision: number;
+  readonly position: bigint;
+  readonly type: string;
+  readonly contentType: string;
+  readonly data: Uint8Array;
+  readonly customMetadata: Uint8Array;
+  /** Milliseconds since the Unix epoch. */
+  readonly createdMs: number;
+}
+
+export interface ProposedEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly contentType: string;
+  readonly data: Uint8Array;
+  readonly customMetadata: Uint8Array;
+}
+
+export type Expected = 'any' | 'no_stream' | 'stream_exists' | bigint;
+
+export type AppendOutcome =
+  | { readonly ok: true; readonly revision: number; readonly position: bigint }
+  | { readonly ok: false; readonly current: number | 'no_stream' };
+
+const FIRST_POSITION = 1_000n;
+
+export class StandinLog {
+  private readonly events: LoggedEvent[] = [];
+  private readonly streams = new Map<string, LoggedEvent[]>();
+  private readonly listeners = new Set<() => void>();
+  private nextPosition = FIRST_POSITION;
+
+  append(streamId: string, expected: Expected, proposed: readonly ProposedEvent[]): AppendOutcome {
+    const stream = this.streams.get(streamId) ?? [];
+    const current = stream.length - 1;
+    const retried = this.idempotentRetry(stream, expected, proposed);
+    if (retried) return retried;
+    const matches =
+      expected === 'any' ||
+      (expected === 'no_stream' && current === -1) ||
+      (expected === 'stream_exists' && current >= 0) ||
+      (typeof expected === 'bigint' && expected === BigInt(current));
+    if (!matches) return { ok: false, current: current === -1 ? 'no_stream' : current };
+    if (proposed.length === 0) {
+      // The server acknowledges an empty append without writing.
+      return { ok: true, revision: current, position: this.lastPosition() ?? 0n };
+    }
+    const createdMs = Date.now();
+    for (const event of proposed) {
+      const logged: LoggedEvent = {
+        ...event,
+        streamId,
+        revision: stream.length,
+        position: this.nextPosition,
+        createdMs,
+      };
+      this.nextPosition += BigInt(128 + event.data.length + event.customMetadata.length);
+      stream.push(logged);
+      this.events.push(logged);
+    }
+    this.streams.set(streamId, stream);
+    for (const listener of this.listeners) listener();
+    const last = stream[stream.length - 1];
+    return { ok: true, revision: last.revision, position: last.position };
+  }
+
+  /** The stream's events from `fromRevision` on, or undefined when the stream does not exist. */
+  readStream(streamId: string, fromRevision: number): LoggedEvent[] | undefined {
+    return this.streams.get(streamId)?.slice(fromRevision);
+  }
+
+  /** Index of the first event at or after `position` (inclusive, as a forward $all read is). */
+  indexAtOrAfter(position: bigint): number {
+    let low = 0;
+    let high = this.events.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.events[mid].position < position) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  at(index: number): LoggedEvent | undefined {
+    return this.events[index];
+  }
+
+  get length(): number {
+    return this.events.length;
+  }
+
+  lastPosition(): bigint | undefined {
+    return this.events[this.events.length - 1]?.position;
+  }
+
+  onAppend(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  private idempotentRetry(
+    stream: readonly LoggedEvent[],
+    expected: Expected,
+    proposed: readonly ProposedEvent[],
+  ): AppendOutcome | undefined {
+    if (proposed.length === 0 || proposed.length > stream.length) return undefined;
+    const tail = stream.slice(stream.length - proposed.length);
+    if (!tail.every((event, i) => event.id === proposed[i].id)) return undefined;
+    // Only a retry of the same request is idempotent: its expectation held before the original write.
+    const before = tail[0].revision - 1;
+    const heldBefore =
+      expected === 'any' ||
+      (expected === 'no_stream' && before === -1) ||
+      (expected === 'stream_exists' && before >= 0) ||
+      expected === BigInt(before);
+    if (!heldBefore) return undefined;
+    const last = tail[tail.length - 1];
+    return { ok: true, revision: last.revision, position: last.position };
+  }
+}
