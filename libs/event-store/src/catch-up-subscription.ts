@@ -1,9 +1,9 @@
+import { DONE, PullSubscription } from './pull-subscription';
 import type {
   GlobalPosition,
   ReadAllOptions,
   StoredEvent,
   SubscribeOptions,
-  Subscription,
 } from './event-store.port';
 
 /** What a subscription needs from its store. */
@@ -20,15 +20,13 @@ export interface SubscriptionTuning {
   readonly pollIntervalMs?: number;
 }
 
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
-
 /**
  * Catch-up then live, with one loop: read a batch after the cursor; when nothing is left,
  * sleep until a commit notification, a poll tick or close(). Reading only when the buffer is
  * empty gives back-pressure; the cursor only moves forward, so there is no gap or duplicate
  * at the catch-up/live boundary (there is no boundary: live is just catch-up with a short batch).
  */
-export class CatchUpSubscription implements Subscription, AsyncIterator<StoredEvent> {
+export class CatchUpSubscription extends PullSubscription {
   private cursor: GlobalPosition | undefined;
   private readonly prefix: string | undefined;
   private buffer: StoredEvent[] = [];
@@ -37,8 +35,6 @@ export class CatchUpSubscription implements Subscription, AsyncIterator<StoredEv
   private dirty = true;
   private wake: (() => void) | undefined;
   private readonly unregister: () => void;
-  /** Serialises next() calls made without awaiting the previous one. */
-  private chain: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly source: SubscriptionSource,
@@ -46,28 +42,13 @@ export class CatchUpSubscription implements Subscription, AsyncIterator<StoredEv
     private readonly tuning: SubscriptionTuning,
     private readonly onClosed?: (subscription: CatchUpSubscription) => void,
   ) {
+    super();
     this.cursor = options.after;
     this.prefix = options.streamPrefix;
     this.unregister = source.onCommit(() => {
       this.dirty = true;
       this.wake?.();
     });
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<StoredEvent> {
-    return this;
-  }
-
-  next(): Promise<IteratorResult<StoredEvent>> {
-    const result = this.chain.then(() => this.pull());
-    this.chain = result.catch(() => undefined);
-    return result;
-  }
-
-  /** Called by `for await` on break/throw. */
-  async return(): Promise<IteratorResult<StoredEvent>> {
-    await this.close();
-    return DONE;
   }
 
   async close(): Promise<void> {
@@ -79,7 +60,7 @@ export class CatchUpSubscription implements Subscription, AsyncIterator<StoredEv
     this.onClosed?.(this);
   }
 
-  private async pull(): Promise<IteratorResult<StoredEvent>> {
+  protected async pull(): Promise<IteratorResult<StoredEvent>> {
     for (;;) {
       if (this.closed) return DONE;
       const event = this.buffer.shift();

@@ -1,12 +1,11 @@
+import { DONE, PullSubscription } from '../pull-subscription';
 import type { AllStreamSubscription, ResolvedEvent } from '@kurrent/kurrentdb-client';
-import type { GlobalPosition, StoredEvent, Subscription } from '../event-store.port';
+import type { GlobalPosition, StoredEvent } from '../event-store.port';
 
 export interface ResubscribeTuning {
   readonly initialDelayMs: number;
   readonly maxDelayMs: number;
 }
-
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
 /**
  * The port's subscription over KurrentDB's `subscribeToAll` (catch-up, then live, server-side).
@@ -15,15 +14,13 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
  * change), it resubscribes after the last event delivered, waiting with exponential backoff;
  * events at or before that cursor are skipped, so a resubscription yields no duplicate.
  */
-export class KurrentDbSubscription implements Subscription, AsyncIterator<StoredEvent> {
+export class KurrentDbSubscription extends PullSubscription {
   private current: AllStreamSubscription | undefined;
   private iterator: AsyncIterator<ResolvedEvent> | undefined;
   private closed = false;
   private readonly closing: Promise<typeof DONE>;
   private signalClosed!: () => void;
   private delayMs: number;
-  /** Serialises next() calls made without awaiting the previous one. */
-  private chain: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly open: (after: GlobalPosition | undefined) => AllStreamSubscription,
@@ -32,26 +29,11 @@ export class KurrentDbSubscription implements Subscription, AsyncIterator<Stored
     private readonly tuning: ResubscribeTuning,
     private readonly onClosed: (subscription: KurrentDbSubscription) => void,
   ) {
+    super();
     this.delayMs = tuning.initialDelayMs;
     this.closing = new Promise((resolve) => {
       this.signalClosed = () => resolve(DONE);
     });
-  }
-
-  [Symbol.asyncIterator](): AsyncIterator<StoredEvent> {
-    return this;
-  }
-
-  next(): Promise<IteratorResult<StoredEvent>> {
-    const result = this.chain.then(() => this.pull());
-    this.chain = result.catch(() => undefined);
-    return result;
-  }
-
-  /** Called by `for await` on break/throw. */
-  async return(): Promise<IteratorResult<StoredEvent>> {
-    await this.close();
-    return DONE;
   }
 
   async close(): Promise<void> {
@@ -62,7 +44,7 @@ export class KurrentDbSubscription implements Subscription, AsyncIterator<Stored
     await this.drop();
   }
 
-  private async pull(): Promise<IteratorResult<StoredEvent>> {
+  protected async pull(): Promise<IteratorResult<StoredEvent>> {
     while (!this.closed) {
       let next: IteratorResult<ResolvedEvent>;
       try {
