@@ -166,6 +166,23 @@ function expectRunningTotalsAreDistinctSteps(
   expect(totals).toEqual(successes.map((_, i) => Math.round((i + 1) * step * 1000) / 1000));
 }
 
+/** Sends `count` requests with the same body and distinct transaction ids at once, over HTTP. */
+async function raceTogether(api: Api, order: string, count: number, prefix: string, body: unknown) {
+  const ids = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
+  const answers = await Promise.all(
+    ids.map((id) => api.put(`/order/${order}/transaction/${id}`, body)),
+  );
+  const verdicts = answers.map((a) => verdictOf(a, 'transaction.amount'));
+  return { answers, verdicts, won: ids.filter((_, i) => verdicts[i] === 'success') };
+}
+
+/** The transactions of one type in a retrieved order. */
+function recordedOfType(get: ApiResponse, type: string) {
+  return (
+    get.body.transaction as { transaction: { id: string; type: string; amount: number } }[]
+  ).filter((t) => t.transaction.type === type);
+}
+
 describe('races on one order, one gateway process', () => {
   let gateway: RunningGateway;
   let api: Api;
@@ -194,12 +211,13 @@ describe('races on one order, one gateway process', () => {
           (await api.put(`/order/${order}/transaction/cap`, captureBody('100.00'))).body.result,
         ).toBe('SUCCESS');
       }
-      const ids = Array.from({ length: 50 }, (_, i) => `refund-${i}`);
-      const answers = await Promise.all(
-        ids.map((id) => api.put(`/order/${order}/transaction/${id}`, refundBody('10.00'))),
+      const { answers, verdicts, won } = await raceTogether(
+        api,
+        order,
+        50,
+        'refund',
+        refundBody('10.00'),
       );
-      const verdicts = answers.map((a) => verdictOf(a, 'transaction.amount'));
-      const won = ids.filter((_, i) => verdicts[i] === 'success');
 
       expect(won).toHaveLength(10);
       // One process serialises the requests on an order, so nobody should lose the stream to a writer.
@@ -216,9 +234,7 @@ describe('races on one order, one gateway process', () => {
         totalCapturedAmount: 100,
         totalRefundedAmount: 100,
       });
-      const refunds = (
-        get.body.transaction as { transaction: { id: string; type: string; amount: number } }[]
-      ).filter((t) => t.transaction.type === 'REFUND');
+      const refunds = recordedOfType(get, 'REFUND');
       expect(refunds.map((t) => t.transaction.id).sort()).toEqual([...won].sort());
       expect(sum(refunds.map((t) => t.transaction.amount))).toBe(get.body.totalRefundedAmount);
 
@@ -234,12 +250,13 @@ describe('races on one order, one gateway process', () => {
     expect(
       (await api.put(`/order/${order}/transaction/auth`, authorizeBody('100.00'))).body.result,
     ).toBe('SUCCESS');
-    const ids = Array.from({ length: 30 }, (_, i) => `capture-${i}`);
-    const answers = await Promise.all(
-      ids.map((id) => api.put(`/order/${order}/transaction/${id}`, captureBody('10.00'))),
+    const { answers, verdicts, won } = await raceTogether(
+      api,
+      order,
+      30,
+      'capture',
+      captureBody('10.00'),
     );
-    const verdicts = answers.map((a) => verdictOf(a, 'transaction.amount'));
-    const won = ids.filter((_, i) => verdicts[i] === 'success');
 
     expect(won).toHaveLength(10);
     expect(verdicts.filter((v) => v === 'lock')).toHaveLength(0);
@@ -256,9 +273,7 @@ describe('races on one order, one gateway process', () => {
       totalCapturedAmount: 100,
       totalRefundedAmount: 0,
     });
-    const captures = (
-      get.body.transaction as { transaction: { id: string; type: string; amount: number } }[]
-    ).filter((t) => t.transaction.type === 'CAPTURE');
+    const captures = recordedOfType(get, 'CAPTURE');
     expect(captures.map((t) => t.transaction.id).sort()).toEqual([...won].sort());
     expect(sum(captures.map((t) => t.transaction.amount))).toBe(100);
     expectTotalsAgree(get, readStream(gateway.dataDir, order));
