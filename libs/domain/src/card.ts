@@ -29,3 +29,14 @@ export function maskAccountNumber(value: string): string {
   const keep = Math.min(4, Math.floor(value.length / 2));
   return 'x'.repeat(value.length - keep) + value.slice(value.length - keep);
 }
+
+/** Spec: a card number is 9-19 digits, so any run of 9 or more digits could be one. */
+const CARD_LIKE_RUNS = /[0-9]{9,}/g;
+
+/** Blanks every digit run that could be a card number: for text shown to clients or written to logs. */
+export function redactCardLikeRuns(
+  text: string,
+  mask: (run: string) => string = () => '[redacted]',
+): string {
+  return text.replace(CARD_LIKE_RUNS, mask);
+}

@@ -196,14 +196,8 @@ function readAll(
 ): void {
   const all = options.getAll();
   const count = Number(options.getCount());
-  const events: LoggedEvent[] = [];
   // A forward $all read includes the event at its start position.
-  let index = startIndex(log, all, true);
-  for (; index < log.length && events.length < count; index++) {
-    const event = log.at(index)!;
-    if (filter(event)) events.push(event);
-  }
-  void writeAll(call, events, structuredIds);
+  void writeAll(call, collect(log, startIndex(log, all, true), +1, count, filter), structuredIds);
 }
 
 /** Newest first, from the end or from before a position (used for the head position). */
@@ -216,14 +210,25 @@ function readAllBackwards(
 ): void {
   const all = options.getAll();
   const count = Number(options.getCount());
-  const events: LoggedEvent[] = [];
   let index = all?.hasPosition() ? startIndex(log, all, true) - 1 : log.length - 1;
   if (all?.hasStart()) index = -1;
-  for (; index >= 0 && events.length < count; index--) {
+  void writeAll(call, collect(log, index, -1, count, filter), structuredIds);
+}
+
+/** Up to `count` events that pass `filter`, walking the log from `index` by `step` (+1 or -1). */
+function collect(
+  log: StandinLog,
+  index: number,
+  step: 1 | -1,
+  count: number,
+  filter: Filter,
+): LoggedEvent[] {
+  const events: LoggedEvent[] = [];
+  for (; index >= 0 && index < log.length && events.length < count; index += step) {
     const event = log.at(index)!;
     if (filter(event)) events.push(event);
   }
-  void writeAll(call, events, structuredIds);
+  return events;
 }
 
 function subscribeAll(

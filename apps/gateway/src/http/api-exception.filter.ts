@@ -3,7 +3,7 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { GatewayLogger } from '../ops/logger';
-import { redactCardNumbers } from '../ops/redaction';
+import { redactCardLikeRuns } from '@gateway/domain';
 
 /** Told of each unexpected failure: the support code the client got, and what went wrong. */
 export type FailureLog = (supportCode: string, detail: string) => void;
@@ -55,6 +55,6 @@ export function toApiError(exception: unknown, logFailure: FailureLog): ApiError
  */
 function describe(exception: unknown): string {
   return exception instanceof Error
-    ? redactCardNumbers(`${exception.name}: ${exception.message}`)
+    ? redactCardLikeRuns(`${exception.name}: ${exception.message}`)
     : 'non-error thrown';
 }

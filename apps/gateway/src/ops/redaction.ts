@@ -37,10 +37,3 @@ export const REDACTED_PATHS: readonly string[] = [
     `*.sourceOfFunds.provided.*.${key}`,
   ]),
 ];
-
-/** Runs of 13 to 19 digits, as a card number would be, in free text such as an error message. */
-const DIGIT_RUN = /\d{13,19}/g;
-
-export function redactCardNumbers(text: string): string {
-  return text.replace(DIGIT_RUN, '[redacted]');
-}

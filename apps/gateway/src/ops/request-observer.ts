@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Merchant } from '../merchant/merchant-registry';
 import type { GatewayMetrics } from './gateway-metrics';
 import type { GatewayLogger } from './logger';
-import { redactCardNumbers } from './redaction';
+import { redactCardLikeRuns } from '@gateway/domain';
 
 /** An incoming X-Request-Id is kept only if it is short and plain; otherwise a new one is made. */
 const CALLER_REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -72,7 +72,7 @@ export function observeRequests(
       ms: Math.round(reply.elapsedTime * 100) / 100,
       merchant: request.merchant?.id,
       apiOperation,
-      correlationId: correlationId && redactCardNumbers(correlationId),
+      correlationId: correlationId && redactCardLikeRuns(correlationId),
       result,
       gatewayCode,
       supportCode: text(answer?.error?.supportCode),

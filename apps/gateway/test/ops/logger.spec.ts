@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config/gateway.config';
 import { createLogger } from '../../src/ops/logger';
-import { redactCardNumbers } from '../../src/ops/redaction';
+import { redactCardLikeRuns } from '@gateway/domain';
 
 function capture() {
   const lines: string[] = [];
@@ -54,7 +54,7 @@ describe('the JSON log', () => {
   });
 
   it('takes out card-number-length digit runs from free text', () => {
-    expect(redactCardNumbers('Unexpected token in "5123450000000008" at 12')).toBe(
+    expect(redactCardLikeRuns('Unexpected token in "5123450000000008" at 12')).toBe(
       'Unexpected token in "[redacted]" at 12',
     );
   });

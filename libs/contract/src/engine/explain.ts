@@ -3,9 +3,9 @@
  * fields are never echoed, neither is any value holding a run of 9 or more digits, and a last pass
  * blanks such runs in whatever text is produced.
  */
+import { redactCardLikeRuns } from '@gateway/domain';
 
 const CARD_LIKE = /[0-9]{9,}/;
-const CARD_LIKE_RUNS = /[0-9]{9,}/g;
 const ECHO_LIMIT = 64;
 
 /** `Value 'ABC' is invalid.` / `Value 12 is invalid.` / `Value is invalid.` */
@@ -39,10 +39,10 @@ export function unknownField(path: string, apiOperation: string): string {
 
 /** Last line of defence for explanations: computed totals or member names may hold digit runs too. */
 export function redactExplanation(text: string): string {
-  return text.replace(CARD_LIKE_RUNS, '[redacted]');
+  return redactCardLikeRuns(text);
 }
 
 /** Field paths are echoed as sent except digit runs in merchant-chosen names, masked with 'x'. */
 export function redactPath(path: string): string {
-  return path.replace(CARD_LIKE_RUNS, (run) => 'x'.repeat(run.length));
+  return redactCardLikeRuns(path, (run) => 'x'.repeat(run.length));
 }
