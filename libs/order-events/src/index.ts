@@ -1,0 +1,2 @@
+export * from './order-event.envelope';
+export * from './order-event-bus.port';
