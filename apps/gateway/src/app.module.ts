@@ -4,7 +4,7 @@ import {
   type Acquirer,
   type AuthenticationServer,
 } from '@gateway/acquirer';
-import { SqliteEventStore, type EventStore } from '@gateway/event-store';
+import { createEventStore, type EventStore } from '@gateway/event-store';
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { join } from 'node:path';
@@ -58,7 +58,8 @@ class StoreShutdown implements OnApplicationShutdown {
 }
 
 /**
- * Wires the ports to their adapters: the embedded SQLite stores (events, sessions), the simulated
+ * Wires the ports to their adapters: the event store named by configuration (embedded SQLite by
+ * default, or KurrentDB), the embedded SQLite session store, the simulated
  * acquirer and 3-D Secure authentication server. Keys live in GATEWAY_DATA_DIR.
  */
 @Module({})
@@ -79,7 +80,12 @@ export class AppModule {
         { provide: GATEWAY_CONFIG, useValue: config },
         {
           provide: EVENT_STORE,
-          useFactory: () => SqliteEventStore.open({ filename: join(config.dataDir, 'events.db') }),
+          useFactory: () =>
+            createEventStore(
+              config.eventStore.kind === 'kurrentdb'
+                ? config.eventStore
+                : { kind: 'sqlite', filename: join(config.dataDir, 'events.db') },
+            ),
         },
         {
           provide: SESSION_STORE,

@@ -17,7 +17,14 @@ export interface GatewayConfig {
   readonly sessionTtlSeconds: number;
   /** Least severe level written to the JSON log ('silent' writes nothing). */
   readonly logLevel: LogLevel;
+  /** Where order events live: the embedded SQLite file (default) or a KurrentDB cluster. */
+  readonly eventStore: EventStoreSelection;
 }
+
+export type EventStoreSelection =
+  { readonly kind: 'sqlite' } | { readonly kind: 'kurrentdb'; readonly connectionString: string };
+
+const KURRENTDB_SCHEMES = ['kurrentdb:', 'kurrentdb+discover:', 'esdb:', 'esdb+discover:'];
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -68,6 +75,24 @@ export function loadConfig(
     problems.push(`GATEWAY_LOG_LEVEL='${raw}' must be one of ${LOG_LEVELS.join(', ')}`);
     return 'info';
   };
+  const eventStore = (): EventStoreSelection => {
+    const kind = env.GATEWAY_EVENT_STORE || 'sqlite';
+    if (kind === 'sqlite') return { kind };
+    if (kind !== 'kurrentdb') {
+      problems.push(`GATEWAY_EVENT_STORE='${kind}' must be sqlite or kurrentdb`);
+      return { kind: 'sqlite' };
+    }
+    const connectionString = env.KURRENTDB_CONNECTION_STRING ?? '';
+    const scheme = /^[a-z+]+:/.exec(connectionString)?.[0] ?? '';
+    if (!KURRENTDB_SCHEMES.includes(scheme)) {
+      problems.push(
+        connectionString
+          ? `KURRENTDB_CONNECTION_STRING must start with ${KURRENTDB_SCHEMES.map((s) => `${s}//`).join(', ')}`
+          : 'KURRENTDB_CONNECTION_STRING is required when GATEWAY_EVENT_STORE=kurrentdb',
+      );
+    }
+    return { kind, connectionString };
+  };
   const publicUrl = url('GATEWAY_PUBLIC_URL');
   const config: GatewayConfig = {
     port: integer('PORT', 8080, 0, 65535),
@@ -78,6 +103,7 @@ export function loadConfig(
     ...(publicUrl ? { publicUrl } : {}),
     sessionTtlSeconds: integer('GATEWAY_SESSION_TTL', 3600, 1, 7 * 24 * 3600),
     logLevel: logLevel(),
+    eventStore: eventStore(),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -1,3 +1,4 @@
+import type { EventStore } from '@gateway/event-store';
 import { hasWriterStats } from './gateway-metrics';
 
 export interface Readiness {
@@ -8,13 +9,30 @@ export interface Readiness {
   };
 }
 
+/** A remote store that has not answered in this long counts as unreachable. */
+const PROBE_TIMEOUT_MS = 2_000;
+
 /**
- * Ready while the event store's writer accepts appends: once it has failed or is closing, nothing
- * could be made durable, so traffic should go elsewhere. A store without writer statistics (in
- * memory) is ready as long as the process is.
+ * Ready while the event store can take appends. The embedded store reports its writer's state:
+ * once it has failed or is closing, nothing could be made durable. A remote store (KurrentDB) is
+ * probed with a read of its head position, so a lost cluster takes the node out of rotation.
  */
-export function readiness(store: object): Readiness {
-  const eventStore = hasWriterStats(store) ? store.stats().state : 'open';
+export async function readiness(store: EventStore): Promise<Readiness> {
+  const eventStore = hasWriterStats(store) ? store.stats().state : await probe(store);
   const ready = eventStore === 'open';
   return { ready, body: { status: ready ? 'UP' : 'DOWN', checks: { eventStore } } };
+}
+
+async function probe(store: EventStore): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve('unreachable'), PROBE_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([store.headPosition().then(() => 'open'), timeout]);
+  } catch {
+    return 'unreachable';
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -25,8 +25,8 @@ export class OpsHttpController {
   }
 
   @Get('health/ready')
-  ready(@Res({ passthrough: true }) reply: FastifyReply) {
-    const { ready, body } = readiness(this.store);
+  async ready(@Res({ passthrough: true }) reply: FastifyReply) {
+    const { ready, body } = await readiness(this.store);
     void reply.status(ready ? 200 : 503);
     return body;
   }

@@ -1,13 +1,19 @@
-import type { SqliteWriterStats } from '@gateway/event-store';
+import {
+  InMemoryEventStore,
+  KurrentDbEventStore,
+  type EventStore,
+  type SqliteWriterStats,
+} from '@gateway/event-store';
 import { readiness } from '../../src/ops/health';
+import { startKurrentDbStandin } from '../../../../test/support/kurrentdb-standin/standin-server';
 
-const store = (state: SqliteWriterStats['state']) => ({
-  stats: () => ({ state }) as SqliteWriterStats,
-});
+/** The embedded store's writer as readiness sees it: only its state matters. */
+const writer = (state: SqliteWriterStats['state']) =>
+  Object.assign(new InMemoryEventStore(), { stats: () => ({ state }) as SqliteWriterStats });
 
 describe('readiness', () => {
-  it('is ready while the event store writer is open', () => {
-    expect(readiness(store('open'))).toEqual({
+  it('is ready while the event store writer is open', async () => {
+    expect(await readiness(writer('open'))).toEqual({
       ready: true,
       body: { status: 'UP', checks: { eventStore: 'open' } },
     });
@@ -15,15 +21,28 @@ describe('readiness', () => {
 
   it.each(['failed', 'closing', 'closed'] as const)(
     'is not ready when the writer is %s',
-    (state) => {
-      expect(readiness(store(state))).toEqual({
+    async (state) => {
+      expect(await readiness(writer(state))).toEqual({
         ready: false,
         body: { status: 'DOWN', checks: { eventStore: state } },
       });
     },
   );
 
-  it('a store without writer statistics (in memory) is ready', () => {
-    expect(readiness({}).ready).toBe(true);
+  it('probes a remote store: ready while it answers, not once it is gone', async () => {
+    const standin = await startKurrentDbStandin();
+    const store: EventStore = new KurrentDbEventStore({
+      connectionString: standin.connectionString,
+    });
+    try {
+      expect((await readiness(store)).body.checks.eventStore).toBe('open');
+      await standin.stop();
+      expect(await readiness(store)).toEqual({
+        ready: false,
+        body: { status: 'DOWN', checks: { eventStore: 'unreachable' } },
+      });
+    } finally {
+      await store.close();
+    }
   });
 });
