@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { dataKeysOf, tlsOf, type DataKeys, type TlsFiles } from './security.config';
 
 /** Everything the gateway reads from its environment, validated once at start-up. */
 export interface GatewayConfig {
@@ -17,6 +18,10 @@ export interface GatewayConfig {
   readonly sessionTtlSeconds: number;
   /** Least severe level written to the JSON log ('silent' writes nothing). */
   readonly logLevel: LogLevel;
+  /** HTTPS, and client certificates when a client CA is given; plain HTTP without it. */
+  readonly tls?: TlsFiles;
+  /** Keys sealing bank data at rest; undefined means one key kept in the data directory. */
+  readonly dataKeys?: DataKeys;
 }
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -69,15 +74,20 @@ export function loadConfig(
     return 'info';
   };
   const publicUrl = url('GATEWAY_PUBLIC_URL');
+  const host = env.HOST || '127.0.0.1';
+  const tls = tlsOf(env, cwd, host, problems);
+  const dataKeys = dataKeysOf(env, problems);
   const config: GatewayConfig = {
     port: integer('PORT', 8080, 0, 65535),
-    host: env.HOST || '127.0.0.1',
+    host,
     dataDir: path('GATEWAY_DATA_DIR', 'data'),
     merchantsFile: path('GATEWAY_MERCHANTS_FILE', 'config/merchants.json'),
     bodyLimit: integer('GATEWAY_BODY_LIMIT', 256 * 1024, 1024, 16 * 1024 * 1024),
     ...(publicUrl ? { publicUrl } : {}),
     sessionTtlSeconds: integer('GATEWAY_SESSION_TTL', 3600, 1, 7 * 24 * 3600),
     logLevel: logLevel(),
+    ...(tls ? { tls } : {}),
+    ...(dataKeys ? { dataKeys } : {}),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
