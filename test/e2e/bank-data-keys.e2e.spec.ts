@@ -1,7 +1,12 @@
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { makeTestPki, type Issued, type TestPki } from '../support/certificates';
+import {
+  describeWithOpenssl,
+  makeTestPki,
+  type Issued,
+  type TestPki,
+} from '../support/certificates';
 import {
   makeDataDir,
   merchantClient,
@@ -23,7 +28,7 @@ const payWithUnmask = {
 const key1 = randomBytes(32).toString('base64');
 const key2 = randomBytes(32).toString('base64');
 
-describe('bank data key rotation', () => {
+describeWithOpenssl('bank data key rotation', () => {
   let pki: TestPki;
   let own: Issued;
   let dataDir: string;

@@ -1,4 +1,9 @@
-import { makeTestPki, type Issued, type TestPki } from '../support/certificates';
+import {
+  describeWithOpenssl,
+  makeTestPki,
+  type Issued,
+  type TestPki,
+} from '../support/certificates';
 import {
   authorizeBody,
   basicAuth,
@@ -27,7 +32,7 @@ const payFrom = (source: object, extra: object = {}) => ({
   ...extra,
 });
 
-describe('certificate authentication (real TLS)', () => {
+describeWithOpenssl('certificate authentication (real TLS)', () => {
   let pki: TestPki;
   let gateway: RunningGateway;
   let own: Issued;
@@ -197,7 +202,7 @@ describe('certificate authentication (real TLS)', () => {
   });
 });
 
-describe('plain HTTP start-up', () => {
+describeWithOpenssl('plain HTTP start-up', () => {
   it('refuses a non-loopback HOST without TLS, naming the problem', async () => {
     const started = startGateway(undefined, { HOST: '0.0.0.0' });
     await expect(started).rejects.toThrow(/gateway exited with 1/);

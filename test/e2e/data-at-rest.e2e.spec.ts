@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeTestPki, type TestPki } from '../support/certificates';
+import { describeWithOpenssl, makeTestPki, type TestPki } from '../support/certificates';
 import {
   basicAuth,
   makeDataDir,
@@ -64,7 +64,7 @@ function findings(sources: Array<[string, Buffer]>): string[] {
   );
 }
 
-describe('no card number or security code at rest', () => {
+describeWithOpenssl('no card number or security code at rest', () => {
   let pki: TestPki;
   let gateway: RunningGateway;
   const newOrder = orderIds('rest');

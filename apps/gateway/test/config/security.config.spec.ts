@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../src/config/gateway.config';
 import { isLoopback } from '../../src/config/security.config';
-import { makeTestPki, type TestPki } from '../../../../test/support/certificates';
+import {
+  describeWithOpenssl,
+  makeTestPki,
+  type TestPki,
+} from '../../../../test/support/certificates';
 
 const problemsOf = (env: NodeJS.ProcessEnv): readonly string[] => {
   try {
@@ -13,7 +17,7 @@ const problemsOf = (env: NodeJS.ProcessEnv): readonly string[] => {
   return [];
 };
 
-describe('TLS configuration', () => {
+describeWithOpenssl('TLS configuration', () => {
   let pki: TestPki;
   beforeAll(() => {
     pki = makeTestPki();
