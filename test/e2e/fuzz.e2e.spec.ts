@@ -4,21 +4,14 @@ import {
   startGateway,
   type RunningGateway,
 } from '../support/gateway-process';
+import { TEST_CARDS } from '../support/payment-data';
 
 /**
  * 10,000 random and mutated bodies against a live gateway: every answer must be a well-formed 201
  * or 4xx error object (never a 500, never a crash), and no full card number may appear in any
  * response or log line.
  */
-const CARDS = [
-  '5123450000000008',
-  '2223000000000007',
-  '5111111111111118',
-  '2223000000000023',
-  '4508750015741019',
-  '4012000033330026',
-  '371881634498004',
-];
+const CARDS = TEST_CARDS;
 const TOTAL = 10_000;
 const CONCURRENCY = 32;
 

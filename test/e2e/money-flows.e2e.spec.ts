@@ -1,4 +1,5 @@
 import { authorizeBody, useGateway, orderIds } from '../support/gateway-process';
+import { ACH_ACCOUNT } from '../support/payment-data';
 
 const under = useGateway();
 const newOrder = orderIds('order');
@@ -238,13 +239,7 @@ describe('money flows over HTTP', () => {
 
   it('pays from an ACH account, recording and showing only the masked account number', async () => {
     const order = newOrder();
-    const ach = {
-      accountType: 'CONSUMER_CHECKING',
-      bankAccountHolder: 'Pat Payer',
-      bankAccountNumber: '000123456789',
-      routingNumber: '021000021',
-      secCode: 'WEB',
-    };
+    const ach = ACH_ACCOUNT;
     const pay = await under.api.put(`/order/${order}/transaction/p1`, {
       apiOperation: 'PAY',
       order: { amount: '12.00', currency: 'USD' },

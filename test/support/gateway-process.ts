@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hashPassword } from '../../apps/gateway/src/merchant/password-hash';
@@ -24,8 +25,13 @@ export interface RunningGateway {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** A fresh data directory holding a merchants file with the test merchants. */
-export async function makeDataDir(): Promise<string> {
+/**
+ * A fresh data directory holding a merchants file with the test merchants; `fields` adds to their
+ * entries (certificate, permissions, masking).
+ */
+export async function makeDataDir(
+  fields: Partial<Record<MerchantId, Record<string, unknown>>> = {},
+): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-e2e-'));
   const merchants = await Promise.all(
     Object.entries(MERCHANTS).map(async ([id, password]) => ({
@@ -33,6 +39,7 @@ export async function makeDataDir(): Promise<string> {
       passwordHash: await hashPassword(password),
       enabled: true,
       notificationSecret: `secret-of-${id}-0123456789`,
+      ...fields[id as MerchantId],
     })),
   );
   writeFileSync(join(dataDir, 'merchants.json'), JSON.stringify({ merchants }));
@@ -63,14 +70,17 @@ export async function startGateway(
   const baseUrl = await new Promise<string>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`gateway did not start:\n${output}`)), 20_000);
     const onData = () => {
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
+      const match = /listening on (https?:\/\/[\d.]+:\d+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         done(match[1]);
       }
     };
     child.stdout!.on('data', onData);
-    void exited.then((code) => fail(new Error(`gateway exited with ${code}:\n${output}`)));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`gateway exited with ${code}:\n${output}`));
+    });
   });
   return {
     baseUrl,
@@ -95,13 +105,68 @@ export function basicAuth(merchant: string, password: string): string {
   return `Basic ${Buffer.from(`merchant.${merchant}:${password}`).toString('base64')}`;
 }
 
+/** How a client reaches an HTTPS gateway: the CA it trusts, and its own certificate if any. */
+export interface ClientTls {
+  readonly ca: Buffer;
+  readonly cert?: Buffer;
+  readonly key?: Buffer;
+}
+
+export interface ClientOptions {
+  /** Over HTTPS with node's https module (fetch cannot present a client certificate). */
+  readonly tls?: ClientTls;
+  /** The Authorization header; null sends none. Default: the merchant's Basic credentials. */
+  readonly authorization?: string | null;
+}
+
+function parsed(status: number, headers: Headers, text: string): ApiResponse {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status, headers, text, body };
+}
+
+/** One request over a real TLS connection, presenting `tls.cert` when given. */
+export function requestOverTls(
+  url: string,
+  tls: ClientTls,
+  init: { method: string; headers: Record<string, string>; body?: string },
+): Promise<ApiResponse> {
+  return new Promise((done, fail) => {
+    const request = httpsRequest(
+      url,
+      { method: init.method, headers: init.headers, ...tls, agent: false },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers))
+            if (typeof value === 'string') headers.set(name, value);
+          done(parsed(response.statusCode!, headers, text));
+        });
+      },
+    );
+    request.on('error', fail);
+    request.end(init.body);
+  });
+}
+
 /** A merchant's client: paths are relative to /api/rest/version/{v}/merchant/{m}. */
 export function merchantClient(
   gateway: RunningGateway,
   merchant: MerchantId = 'TESTMERCHANT',
   version = 100,
+  options: ClientOptions = {},
 ) {
-  const auth = basicAuth(merchant, MERCHANTS[merchant]);
+  const auth =
+    options.authorization === undefined
+      ? basicAuth(merchant, MERCHANTS[merchant])
+      : options.authorization;
   const url = (path: string) =>
     `${gateway.baseUrl}/api/rest/version/${version}/merchant/${merchant}${path}`;
   const call = async (
@@ -110,23 +175,18 @@ export function merchantClient(
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<ApiResponse> => {
-    const response = await fetch(url(path), {
+    const init = {
       method,
       headers: {
-        authorization: auth,
+        ...(auth !== null ? { authorization: auth } : {}),
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...headers,
       },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await response.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, body: parsed };
+    };
+    if (options.tls) return requestOverTls(url(path), options.tls, init);
+    const response = await fetch(url(path), init);
+    return parsed(response.status, response.headers, await response.text());
   };
   return {
     put: (path: string, body: unknown, headers?: Record<string, string>) =>

@@ -26,7 +26,7 @@ import { PayerLinks } from './payer/payer-links';
 import { PayerTransactionHandler } from './payer/payer-transaction.query';
 import { RecordPayerStepHandler } from './payer/record-payer-step.handler';
 import { PaymentSessions } from './session/payment-sessions';
-import { SessionCipher } from './session/session-cipher';
+import { AesGcmKeyring } from './crypto/aes-gcm-keyring';
 import { SessionHttpController } from './session/session.http.controller';
 import type { SessionStore } from './session/session.store';
 import { SqliteSessionStore } from './session/sqlite-session.store';
@@ -43,6 +43,7 @@ import {
 import { OperationAnswers } from './transaction/operation-answers';
 import { ProcessTransactionHandler } from './transaction/process-transaction.handler';
 import { RequestFingerprint } from './transaction/request-fingerprint';
+import { SensitiveData } from './transaction/sensitive-data';
 import { TransactionHttpController } from './transaction/transaction.http.controller';
 
 /** Closes the stores last, after in-flight requests finish, so pending group commits are flushed. */
@@ -92,7 +93,7 @@ export class AppModule {
           useFactory: () =>
             new SqliteSessionStore(
               join(config.dataDir, 'sessions.db'),
-              new SessionCipher(dataDirKey(config.dataDir, 'session.key')),
+              AesGcmKeyring.ofKey(dataDirKey(config.dataDir, 'session.key')),
             ),
         },
         {
@@ -118,6 +119,16 @@ export class AppModule {
           useFactory: () => RequestFingerprint.fromDataDir(config.dataDir),
         },
         { provide: PublicUrl, useValue: new PublicUrl(config.publicUrl) },
+        {
+          provide: SensitiveData,
+          useFactory: () =>
+            new SensitiveData(
+              dataDirKey(config.dataDir, 'card-fingerprint.key'),
+              config.dataKeys
+                ? new AesGcmKeyring(config.dataKeys.keys, config.dataKeys.currentKeyId)
+                : AesGcmKeyring.ofKey(dataDirKey(config.dataDir, 'bank-data.key')),
+            ),
+        },
         {
           provide: PageTokens,
           useFactory: () => new PageTokens(dataDirKey(config.dataDir, 'page-token.key')),

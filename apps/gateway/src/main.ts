@@ -5,10 +5,12 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig, type GatewayConfig } from './config/gateway.config';
+import type { TlsFiles } from './config/security.config';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { configureFastify } from './http/fastify-setup';
 import { PublicUrl } from './config/public-url';
-import { MerchantFileError } from './merchant/merchant-registry';
+import { MerchantFileError, type MerchantRegistry } from './merchant/merchant-registry';
+import { MERCHANT_REGISTRY } from './tokens';
 import { GatewayMetrics } from './ops/gateway-metrics';
 import { createLogger, NestLogBridge } from './ops/logger';
 import { observeRequests, requestId } from './ops/request-observer';
@@ -23,6 +25,7 @@ export async function createGateway(config: GatewayConfig): Promise<NestFastifyA
     genReqId: requestId,
     // Payer-page tokens are longer than Fastify's default 100-character path parameters.
     routerOptions: { maxParamLength: 1024 },
+    ...(config.tls ? { https: httpsOptions(config.tls) } : {}),
     // Errors Fastify raises before routing (a malformed URL) get the spec's error object too.
     frameworkErrors: (_error: Error, _request: FastifyRequest, reply: FastifyReply) => {
       const error = ApiError.invalid('The request URL is not valid');
@@ -46,6 +49,35 @@ export async function createGateway(config: GatewayConfig): Promise<NestFastifyA
   return app;
 }
 
+/**
+ * With a client CA, every handshake asks for a certificate but lets one without (or with an
+ * untrusted one) through: such a client may still use Basic authentication, and the guard decides.
+ */
+function httpsOptions(tls: TlsFiles) {
+  return {
+    cert: tls.cert,
+    key: tls.key,
+    ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}),
+  };
+}
+
+/**
+ * The merchant administration CLI edits the merchants file; SIGHUP makes a running gateway read
+ * it again. A file with problems is refused whole, and the merchants loaded before stay in force.
+ */
+function reloadMerchantsOnHangup(registry: MerchantRegistry, file: string): void {
+  process.on('SIGHUP', () => {
+    try {
+      registry.reload(file);
+      console.log(`merchants reloaded from ${file}`);
+    } catch (error) {
+      console.error(
+        `merchants not reloaded, keeping the previous ones: ${(error as Error).message}`,
+      );
+    }
+  });
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createGateway(config);
@@ -53,9 +85,11 @@ async function main(): Promise<void> {
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  app.get(PublicUrl).listeningAt(`http://${host}:${port}`);
+  const scheme = config.tls ? 'https' : 'http';
+  app.get(PublicUrl).listeningAt(`${scheme}://${host}:${port}`);
   // Tests and scripts read this line to find the port when PORT=0.
-  console.log(`gateway listening on http://${config.host}:${port} (data: ${config.dataDir})`);
+  console.log(`gateway listening on ${scheme}://${config.host}:${port} (data: ${config.dataDir})`);
+  reloadMerchantsOnHangup(app.get<MerchantRegistry>(MERCHANT_REGISTRY), config.merchantsFile);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       // Stop accepting, let in-flight requests finish, flush the group commit, then exit cleanly.

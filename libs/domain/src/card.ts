@@ -18,10 +18,31 @@ export function isLuhnValid(number: string): boolean {
   return sum % 10 === 0;
 }
 
-/** `5123450000000008` → `512345xxxxxx0008`. */
-export function maskCardNumber(number: string): string {
-  if (number.length <= 10) return 'x'.repeat(number.length);
-  return number.slice(0, 6) + 'x'.repeat(number.length - 10) + number.slice(-4);
+/**
+ * How much of a card number shows: leading digits '.' trailing digits, strictest first (spec: "a
+ * 6.4 mask"). 8.4 is what PCI DSS allows at most, and only for numbers of 15 or more digits.
+ */
+export const CARD_MASKS = ['0.4', '6.4', '8.4'] as const;
+export type CardMask = (typeof CARD_MASKS)[number];
+
+/** The mask that shows less. */
+export function stricterMask(a: CardMask, b: CardMask): CardMask {
+  return CARD_MASKS.indexOf(a) <= CARD_MASKS.indexOf(b) ? a : b;
+}
+
+/**
+ * `5123450000000008` → `512345xxxxxx0008` (6.4). Also narrows a recorded mask to a stricter one:
+ * a position already 'x' stays 'x'. A number too short to hide anything is all 'x'.
+ */
+export function maskCardNumber(number: string, mask: CardMask = '6.4'): string {
+  const [first, last] = mask.split('.').map(Number);
+  const lead = number.length < 15 ? Math.min(first, 6) : first;
+  if (number.length <= lead + last) return 'x'.repeat(number.length);
+  return (
+    number.slice(0, lead) +
+    'x'.repeat(number.length - lead - last) +
+    number.slice(-last || number.length)
+  );
 }
 
 /** Bank account numbers, IBANs and gift card numbers: only the last four characters stay. */

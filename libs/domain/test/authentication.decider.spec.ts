@@ -174,7 +174,10 @@ describe('3-D Secure authentication', () => {
     it('for another card than the one initiated is refused naming the card number', () =>
       given([created(), initiated()])
         .when(
-          authenticatePayer({ kind: 'challenge', challenge }, { cardNumber: '222300xxxxxx0007' }),
+          authenticatePayer(
+            { kind: 'challenge', challenge },
+            { card: { number: '222300xxxxxx0007' } },
+          ),
         )
         .thenRejects('sourceOfFunds.provided.card.number'));
 

@@ -1,7 +1,9 @@
 import {
   isLuhnValid,
+  isSameCard,
   maskAccountNumber,
   maskCardNumber,
+  stricterMask,
   parseAmount,
   toDecimal,
 } from '@gateway/domain';
@@ -45,6 +47,28 @@ describe('cards', () => {
   it('masks 6.4', () => {
     expect(maskCardNumber('5123450000000008')).toBe('512345xxxxxx0008');
     expect(maskCardNumber('371881634498004')).toBe('371881xxxxx8004');
+  });
+  it('masks 8.4 (15 digits or more only) and 0.4', () => {
+    expect(maskCardNumber('5123450000000008', '8.4')).toBe('51234500xxxx0008');
+    expect(maskCardNumber('371881634498004', '8.4')).toBe('37188163xxx8004');
+    expect(maskCardNumber('4222222222222', '8.4')).toBe('422222xxx2222');
+    expect(maskCardNumber('5123450000000008', '0.4')).toBe('xxxxxxxxxxxx0008');
+    expect(maskCardNumber('4111111111', '6.4')).toBe('xxxxxxxxxx');
+  });
+  it('narrows a recorded mask to a stricter one, never widening it', () => {
+    expect(maskCardNumber('51234500xxxx0008', '6.4')).toBe('512345xxxxxx0008');
+    expect(maskCardNumber('512345xxxxxx0008', '8.4')).toBe('512345xxxxxx0008');
+    expect(stricterMask('8.4', '6.4')).toBe('6.4');
+    expect(stricterMask('0.4', '6.4')).toBe('0.4');
+  });
+  it('tells the same card by fingerprint when both have one, else by mask', () => {
+    const card = { number: '512345xxxxxx0008', fingerprint: 'f1' };
+    expect(isSameCard(card, { number: '51234500xxxx0008', fingerprint: 'f1' })).toBe(true);
+    expect(isSameCard(card, { number: '512345xxxxxx0008', fingerprint: 'f2' })).toBe(false);
+    expect(isSameCard({ ...card, fingerprint: undefined }, { number: '512345xxxxxx0008' })).toBe(
+      true,
+    );
+    expect(isSameCard(undefined, card)).toBe(false);
   });
   it('masks account numbers to their last four', () => {
     expect(maskAccountNumber('DE89370400440532013000')).toBe('xxxxxxxxxxxxxxxxxx3000');

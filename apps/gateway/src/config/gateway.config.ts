@@ -1,4 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
+import { dataKeysOf, tlsOf, type DataKeys, type TlsFiles } from './security.config';
+import { eventStoreOf, type EventStoreSelection } from './event-store.config';
 
 /** Everything the gateway reads from its environment, validated once at start-up. */
 export interface GatewayConfig {
@@ -19,12 +21,11 @@ export interface GatewayConfig {
   readonly logLevel: LogLevel;
   /** Where order events live: the embedded SQLite file (default) or a KurrentDB cluster. */
   readonly eventStore: EventStoreSelection;
+  /** HTTPS, and client certificates when a client CA is given; plain HTTP without it. */
+  readonly tls?: TlsFiles;
+  /** Keys sealing bank data at rest; undefined means one key kept in the data directory. */
+  readonly dataKeys?: DataKeys;
 }
-
-export type EventStoreSelection =
-  { readonly kind: 'sqlite' } | { readonly kind: 'kurrentdb'; readonly connectionString: string };
-
-const KURRENTDB_SCHEMES = ['kurrentdb:', 'kurrentdb+discover:', 'esdb:', 'esdb+discover:'];
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -75,35 +76,22 @@ export function loadConfig(
     problems.push(`GATEWAY_LOG_LEVEL='${raw}' must be one of ${LOG_LEVELS.join(', ')}`);
     return 'info';
   };
-  const eventStore = (): EventStoreSelection => {
-    const kind = env.GATEWAY_EVENT_STORE || 'sqlite';
-    if (kind === 'sqlite') return { kind };
-    if (kind !== 'kurrentdb') {
-      problems.push(`GATEWAY_EVENT_STORE='${kind}' must be sqlite or kurrentdb`);
-      return { kind: 'sqlite' };
-    }
-    const connectionString = env.KURRENTDB_CONNECTION_STRING ?? '';
-    const scheme = /^[a-z+]+:/.exec(connectionString)?.[0] ?? '';
-    if (!KURRENTDB_SCHEMES.includes(scheme)) {
-      problems.push(
-        connectionString
-          ? `KURRENTDB_CONNECTION_STRING must start with ${KURRENTDB_SCHEMES.map((s) => `${s}//`).join(', ')}`
-          : 'KURRENTDB_CONNECTION_STRING is required when GATEWAY_EVENT_STORE=kurrentdb',
-      );
-    }
-    return { kind, connectionString };
-  };
   const publicUrl = url('GATEWAY_PUBLIC_URL');
+  const host = env.HOST || '127.0.0.1';
+  const tls = tlsOf(env, cwd, host, problems);
+  const dataKeys = dataKeysOf(env, problems);
   const config: GatewayConfig = {
     port: integer('PORT', 8080, 0, 65535),
-    host: env.HOST || '127.0.0.1',
+    host,
     dataDir: path('GATEWAY_DATA_DIR', 'data'),
     merchantsFile: path('GATEWAY_MERCHANTS_FILE', 'config/merchants.json'),
     bodyLimit: integer('GATEWAY_BODY_LIMIT', 256 * 1024, 1024, 16 * 1024 * 1024),
     ...(publicUrl ? { publicUrl } : {}),
     sessionTtlSeconds: integer('GATEWAY_SESSION_TTL', 3600, 1, 7 * 24 * 3600),
     logLevel: logLevel(),
-    eventStore: eventStore(),
+    eventStore: eventStoreOf(env, problems),
+    ...(tls ? { tls } : {}),
+    ...(dataKeys ? { dataKeys } : {}),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

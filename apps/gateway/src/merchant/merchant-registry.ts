@@ -1,6 +1,12 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { CARD_MASKS, type CardMask } from '@gateway/domain';
+import {
+  certificateProblem,
+  normaliseCertificate,
+  type CertificateMatch,
+} from './certificate-match';
 import { isEncodedHash, unmatchableHash, verifyPassword } from './password-hash';
 
 export interface Merchant {
@@ -11,7 +17,16 @@ export interface Merchant {
   readonly notificationSecret: string;
   /** Behaviour notes: ids starting with TEST are test merchants, served by the simulated acquirer. */
   readonly test: boolean;
+  /** The client certificate that authenticates this merchant, if any. */
+  readonly certificate?: CertificateMatch;
+  readonly permissions: readonly Permission[];
+  /** How card numbers show to this merchant under certificate authentication (spec, 6.4 masking). */
+  readonly cardMask: CardMask;
 }
+
+/** UNMASK: may receive bank account numbers and IBANs in clear (with certificate authentication). */
+export const PERMISSIONS = ['UNMASK'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
 
 export class MerchantFileError extends Error {
   constructor(message: string) {
@@ -34,10 +49,53 @@ export function merchantIdProblem(id: string): string | undefined {
 
 /** Visible ASCII, as it travels in an HTTP header; long enough to be unguessable. */
 const NOTIFICATION_SECRET = /^[\x21-\x7e]{16,256}$/;
-const FIELDS = new Set(['id', 'passwordHash', 'enabled', 'notificationSecret']);
+const FIELDS = new Set([
+  'id',
+  'passwordHash',
+  'enabled',
+  'notificationSecret',
+  'certificate',
+  'permissions',
+  'masking',
+]);
 
 /** An entry of the merchants file; `test` follows from the id. */
-type MerchantEntry = Omit<Merchant, 'test' | 'enabled'> & { readonly enabled?: boolean };
+interface MerchantEntry {
+  readonly id: string;
+  readonly passwordHash: string;
+  readonly enabled?: boolean;
+  readonly notificationSecret: string;
+  readonly certificate?: CertificateMatch;
+  readonly permissions?: Permission[];
+  readonly masking?: { readonly cardNumber?: CardMask };
+}
+
+/** The problems of the optional fields: certificate, permissions, masking. */
+function accessProblems(entry: Record<string, unknown>, at: string): string[] {
+  const problems: string[] = [];
+  const { certificate, permissions, masking } = entry;
+  if (certificate !== undefined) {
+    const problem = certificateProblem(certificate);
+    if (problem) problems.push(`${at}.certificate${problem}`);
+  }
+  if (
+    permissions !== undefined &&
+    (!Array.isArray(permissions) ||
+      !permissions.every((p) => (PERMISSIONS as readonly unknown[]).includes(p)))
+  )
+    problems.push(`${at}.permissions must be a list of ${PERMISSIONS.join(', ')}`);
+  if (masking !== undefined) {
+    const { cardNumber, ...other } = (masking ?? {}) as Record<string, unknown>;
+    if (
+      typeof masking !== 'object' ||
+      masking === null ||
+      Object.keys(other).length ||
+      (cardNumber !== undefined && !(CARD_MASKS as readonly unknown[]).includes(cardNumber))
+    )
+      problems.push(`${at}.masking must be { "cardNumber": one of ${CARD_MASKS.join(', ')} }`);
+  }
+  return problems;
+}
 
 /** The problems of one entry of the file, other than a duplicate id. */
 function entryProblems(entry: Record<string, unknown>, at: string): string[] {
@@ -59,7 +117,20 @@ function entryProblems(entry: Record<string, unknown>, at: string): string[] {
   ) {
     problems.push(`${at}.notificationSecret must be 16-256 visible ASCII characters`);
   }
-  return problems;
+  return [...problems, ...accessProblems(entry, at)];
+}
+
+/** The merchant an entry without problems describes. */
+function merchantOf(entry: MerchantEntry): Merchant {
+  const { certificate, permissions, masking, enabled, ...rest } = entry;
+  return {
+    ...rest,
+    enabled: enabled ?? true,
+    test: entry.id.startsWith('TEST'),
+    ...(certificate ? { certificate: normaliseCertificate(certificate) } : {}),
+    permissions: [...new Set(permissions ?? [])],
+    cardMask: masking?.cardNumber ?? '6.4',
+  };
 }
 
 /**
@@ -88,7 +159,7 @@ export function parseMerchants(document: unknown, source: string): Merchant[] {
     } else if (typeof id === 'string') firstIndex.set(id, index);
     problems.push(...own);
     if (own.length) return;
-    merchants.push({ ...valid, enabled: valid.enabled ?? true, test: id.startsWith('TEST') });
+    merchants.push(merchantOf(valid));
   });
   if (problems.length) {
     throw new MerchantFileError(`${source} is invalid:\n  - ${problems.join('\n  - ')}`);
@@ -124,7 +195,7 @@ export function readMerchantsDocument(file: string): unknown {
  * share one scrypt run, so a burst of requests from a merchant that has just started costs one.
  */
 export class MerchantRegistry {
-  private readonly byId: ReadonlyMap<string, Merchant>;
+  private byId: ReadonlyMap<string, Merchant>;
   private readonly digestKey = randomBytes(32);
   private readonly verified = new Map<string, Buffer>();
   private readonly inFlight = new Map<string, Promise<boolean>>();
@@ -137,6 +208,17 @@ export class MerchantRegistry {
 
   static load(file: string): MerchantRegistry {
     return new MerchantRegistry(parseMerchants(readMerchantsDocument(file), file));
+  }
+
+  /**
+   * Replaces the merchants with those of the file (the admin CLI's changes, on SIGHUP). A file
+   * with problems throws and changes nothing. Remembered passwords are forgotten, so a rotated
+   * password stops working at once.
+   */
+  reload(file: string): void {
+    const merchants = parseMerchants(readMerchantsDocument(file), file);
+    this.byId = new Map(merchants.map((m) => [m.id, m]));
+    this.verified.clear();
   }
 
   find(merchantId: string): Merchant | undefined {
@@ -158,7 +240,8 @@ export class MerchantRegistry {
       merchant?.passwordHash ?? this.unmatchableHash,
     );
     if (!merchant || !valid) return undefined;
-    this.verified.set(merchant.id, digest);
+    // Not if a reload replaced the merchant while scrypt ran: its password may have changed.
+    if (this.byId.get(merchant.id) === merchant) this.verified.set(merchant.id, digest);
     return merchant;
   }
 

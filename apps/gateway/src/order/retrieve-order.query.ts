@@ -1,6 +1,7 @@
 import { ApiError } from '@gateway/contract';
 import { findTransaction, orderStreamId, type Order } from '@gateway/domain';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import type { ResponseView } from '../transaction/sensitive-data';
 import { renderOrder, renderTransaction } from '../transaction/transaction.response';
 import { OrderRepository } from './order.repository';
 
@@ -11,6 +12,7 @@ export class RetrieveOrderQuery extends Query<Json> {
   constructor(
     readonly merchantId: string,
     readonly orderId: string,
+    readonly view: ResponseView,
     readonly transactionId?: string,
   ) {
     super();
@@ -24,12 +26,12 @@ export class RetrieveOrderHandler implements IQueryHandler<RetrieveOrderQuery> {
   async execute(query: RetrieveOrderQuery): Promise<Json> {
     const { state } = await this.orders.load(orderStreamId(query.merchantId, query.orderId));
     if (state.kind !== 'Order') throw ApiError.notFound(`Order '${query.orderId}' was not found`);
-    if (query.transactionId === undefined) return renderOrder(state);
+    if (query.transactionId === undefined) return renderOrder(state, query.view);
     const tx = findTransaction(state, query.transactionId);
     if (!tx)
       throw ApiError.notFound(
         `Transaction '${query.transactionId}' was not found on order '${query.orderId}'`,
       );
-    return renderTransaction(state as Order, tx);
+    return renderTransaction(state as Order, tx, undefined, query.view);
   }
 }

@@ -1,4 +1,4 @@
-import type { Order, TransactionState } from '@gateway/domain';
+import { maskCardNumber, type Order, type TransactionState } from '@gateway/domain';
 import { html } from '../docs/html';
 import { formatAmount, payerPage } from './payer-page.layout';
 
@@ -12,6 +12,8 @@ export function renderChallengePage(
   resultAction: string,
 ): string {
   const goods = tx.authentication?.request.goodsDescription;
+  // The recorded mask may be the merchant's wider one (8.4); the payer's page shows at most 6.4.
+  const card = tx.sourceOfFunds?.provided?.card?.number;
   return payerPage({
     title: 'Confirm your payment with your card issuer',
     brand: 'Card issuer · 3-D Secure',
@@ -24,7 +26,7 @@ export function renderChallengePage(
         <dt>Amount</dt>
         <dd>${formatAmount(tx.amount, tx.currency)}</dd>
         <dt>Card</dt>
-        <dd>${tx.sourceOfFunds?.provided?.card?.number ?? ''}</dd>
+        <dd>${card ? maskCardNumber(card) : ''}</dd>
         ${
           typeof goods === 'string' && goods
             ? html`<dt>For</dt>

@@ -1,5 +1,5 @@
 import type { Field, GroupField } from '@gateway/contract';
-import { maskCardNumber } from '@gateway/domain';
+import { maskCardNumber, type CardMask } from '@gateway/domain';
 
 type Json = Record<string, unknown>;
 
@@ -37,13 +37,13 @@ export function mergeUpdate(stored: Json, update: Json): Json {
   return merged;
 }
 
-/** What Retrieve Session shows: the card number as a 6.4 mask, never the security code. */
-export function maskedSessionFields(fields: Json): Json {
+/** What Retrieve Session shows: the card number masked (6.4 by default), never the security code. */
+export function maskedSessionFields(fields: Json, mask: CardMask = '6.4'): Json {
   const safe = withoutSecurityCode(fields);
   const number = cardOf(safe)?.number;
   if (typeof number !== 'string') return safe;
   return mergeUpdate(safe, {
-    sourceOfFunds: { provided: { card: { number: maskCardNumber(number) } } },
+    sourceOfFunds: { provided: { card: { number: maskCardNumber(number, mask) } } },
   });
 }
 

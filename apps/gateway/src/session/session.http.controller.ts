@@ -1,8 +1,13 @@
 import { ApiError } from '@gateway/contract';
 import { Body, Controller, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
-import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard';
+import {
+  AuthenticatedMerchant,
+  BasicAuthGuard,
+  CertificateAuthenticated,
+} from '../auth/basic-auth.guard';
 import { parseOrderPath } from '../http/path-params';
 import type { Merchant } from '../merchant/merchant-registry';
+import { cardMaskFor } from '../transaction/sensitive-data';
 import { PaymentSessions, SESSION_ID } from './payment-sessions';
 import { renderSession } from './session.response';
 
@@ -24,18 +29,22 @@ export class SessionHttpController {
     @Param() params: { version?: string; sessionId?: string },
     @Body() body: unknown,
     @AuthenticatedMerchant() merchant: Merchant,
+    @CertificateAuthenticated() byCertificate: boolean,
   ) {
     checkVersion(params);
-    return renderSession(this.sessions.update(merchant.id, sessionIdOf(params), body), 'SUCCESS');
+    const session = this.sessions.update(merchant.id, sessionIdOf(params), body);
+    return renderSession(session, 'SUCCESS', false, cardMaskFor(merchant, byCertificate));
   }
 
   @Get(':sessionId')
   retrieve(
     @Param() params: { version?: string; sessionId?: string },
     @AuthenticatedMerchant() merchant: Merchant,
+    @CertificateAuthenticated() byCertificate: boolean,
   ) {
     checkVersion(params);
-    return renderSession(this.sessions.retrieve(merchant.id, sessionIdOf(params)), 'NO_UPDATE');
+    const session = this.sessions.retrieve(merchant.id, sessionIdOf(params));
+    return renderSession(session, 'NO_UPDATE', false, cardMaskFor(merchant, byCertificate));
   }
 }
 

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { SessionCipher } from './session-cipher';
+import type { AesGcmKeyring } from '../crypto/aes-gcm-keyring';
 import type { SessionContent, SessionStore, StoredSession } from './session.store';
 
 interface Row {
@@ -24,7 +24,7 @@ export class SqliteSessionStore implements SessionStore {
 
   constructor(
     filename: string,
-    private readonly cipher: SessionCipher,
+    private readonly cipher: AesGcmKeyring,
   ) {
     this.db = new Database(filename);
     this.db.pragma('journal_mode = WAL');

@@ -6,7 +6,8 @@ import {
   type OrderRequest,
 } from '@gateway/domain';
 import { amount, get, optionalString, requiredString, type Body } from './body-fields';
-import { cardOf, masked, sourceOf, type Instrument } from './source-of-funds.mapper';
+import { cardOf, recordedGroup, sourceOf, type Instrument } from './source-of-funds.mapper';
+import type { RecordProtection } from './sensitive-data';
 
 /** The ids, time and version of one request: passed in so the mapping stays a pure function. */
 export interface RequestContext {
@@ -16,6 +17,8 @@ export interface RequestContext {
   readonly apiVersion: number;
   readonly now: string;
   readonly requestHash: string;
+  /** Masks, fingerprints and seals card and bank data as this merchant's order records them. */
+  readonly protect: RecordProtection;
 }
 
 export interface MappedRequest {
@@ -71,7 +74,7 @@ const PROVIDER_GROUPS: Partial<Record<BrowserPaymentProvider, string>> = {
   PROVIDER_C: 'providerC',
 };
 
-function browserPaymentOf(body: Body) {
+function browserPaymentOf(body: Body, protect: RecordProtection) {
   const provider = requiredString(body, 'sourceOfFunds.type') as BrowserPaymentProvider;
   if (!BROWSER_PAYMENT_PROVIDERS.includes(provider))
     throw ApiError.invalid(
@@ -92,7 +95,7 @@ function browserPaymentOf(body: Body) {
     currency: requiredString(body, 'order.currency'),
     sourceOfFunds: {
       type: provider,
-      ...(details && group ? { provided: { [group]: masked(details) } } : {}),
+      ...(details && group ? recordedGroup(group, details, protect) : {}),
     },
     returnUrl: requiredString(body, 'browserPayment.returnUrl'),
     ...(provider === 'PROVIDER_A'
@@ -127,8 +130,9 @@ export function toOrderRequest(operation: string, body: Body, ctx: RequestContex
   const firstTransactionOnly = FIRST_TRANSACTION_ONLY.filter(
     (path) => get(body, path) !== undefined,
   );
+  const { protect, ...ids } = ctx;
   const base = {
-    ...ctx,
+    ...ids,
     echo: echoOf(body),
     ...(firstTransactionOnly.length ? { firstTransactionOnly } : {}),
     ...(optionalString(body, 'order.notificationUrl')
@@ -142,7 +146,7 @@ export function toOrderRequest(operation: string, body: Body, ctx: RequestContex
   switch (operation) {
     case 'AUTHORIZE':
     case 'PAY': {
-      const { instrument, recorded } = sourceOf(body);
+      const { instrument, recorded } = sourceOf(body, protect);
       const cited = optionalString(body, 'authentication.transactionId');
       const funding = {
         amount: amount(body, 'order.amount'),
@@ -156,7 +160,7 @@ export function toOrderRequest(operation: string, body: Body, ctx: RequestContex
       };
     }
     case 'INITIATE_AUTHENTICATION': {
-      const { card, recorded } = cardOf(body);
+      const { card, recorded } = cardOf(body, protect);
       return {
         request: {
           ...base,
@@ -178,13 +182,20 @@ export function toOrderRequest(operation: string, body: Body, ctx: RequestContex
           type: 'AuthenticatePayer',
           amount: amount(body, 'order.amount'),
           currency: requiredString(body, 'order.currency'),
-          ...(number !== undefined ? { cardNumber: maskCardNumber(number) } : {}),
+          ...(number !== undefined
+            ? {
+                card: {
+                  number: maskCardNumber(number, protect.cardMask),
+                  fingerprint: protect.fingerprint(number),
+                },
+              }
+            : {}),
           authentication: authenticationAsRecorded(body),
         },
       };
     }
     case 'INITIATE_BROWSER_PAYMENT':
-      return { request: { ...base, ...browserPaymentOf(body) } };
+      return { request: { ...base, ...browserPaymentOf(body, protect) } };
     case 'CONFIRM_BROWSER_PAYMENT': {
       const currency = optionalString(body, 'order.currency');
       return {
@@ -199,7 +210,7 @@ export function toOrderRequest(operation: string, body: Body, ctx: RequestContex
       };
     }
     case 'VERIFY': {
-      const { instrument, recorded } = sourceOf(body);
+      const { instrument, recorded } = sourceOf(body, protect);
       // Version 16 names the currency transaction.currency; 29 names it order.currency.
       const currency =
         optionalString(body, 'transaction.currency') ?? requiredString(body, 'order.currency');
@@ -220,7 +231,8 @@ export function toOrderRequest(operation: string, body: Body, ctx: RequestContex
       };
     case 'REFUND': {
       const target = optionalString(body, 'transaction.targetTransactionId');
-      const standalone = get(body, 'sourceOfFunds') !== undefined ? sourceOf(body) : undefined;
+      const standalone =
+        get(body, 'sourceOfFunds') !== undefined ? sourceOf(body, protect) : undefined;
       return {
         request: {
           ...base,

@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Merchant } from '../merchant/merchant-registry';
+import type { ResponseView } from './sensitive-data';
 
 export interface ProcessedTransaction {
   /** The response body; a 201 whatever the gateway code. */
@@ -16,6 +17,8 @@ export class ProcessTransactionCommand extends Command<ProcessedTransaction> {
     readonly transactionId: string,
     readonly body: Record<string, unknown>,
     readonly requestHash: string,
+    /** What the response may show this caller (masking, UNMASK). */
+    readonly view: ResponseView,
   ) {
     super();
   }

@@ -12,6 +12,7 @@ import {
   ProcessTransactionCommand,
   type ProcessedTransaction,
 } from './process-transaction.command';
+import { SensitiveData } from './sensitive-data';
 import { lockFailure, renderTransaction } from './transaction.response';
 
 /**
@@ -25,6 +26,7 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
     private readonly orders: OrderRepository,
     private readonly answers: OperationAnswers,
     private readonly locks: KeyedMutex,
+    private readonly sensitive: SensitiveData,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -50,6 +52,7 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
       apiVersion: command.apiVersion,
       now: now.toISOString(),
       requestHash: command.requestHash,
+      protect: this.sensitive.protectionFor(command.merchant, command.orderId),
     });
     refuseIfNotAllowed(request, loaded.state);
     const answered = await this.answers.answer(
@@ -91,5 +94,5 @@ function replay(
     (v) => v.requestHash === command.requestHash,
   );
   if (!version) return undefined;
-  return { body: renderTransaction(state as Order, version, correlationId) };
+  return { body: renderTransaction(state as Order, version, correlationId, command.view) };
 }

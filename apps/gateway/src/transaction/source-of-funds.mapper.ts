@@ -6,6 +6,7 @@ import {
   type RecordedSourceOfFunds,
 } from '@gateway/domain';
 import { get, optionalString, requiredString, type Body } from './body-fields';
+import type { RecordProtection } from './sensitive-data';
 
 /** Card details as the merchant sent them. They exist only in memory, for the processor; never recorded. */
 export interface CardInput {
@@ -36,13 +37,18 @@ const ACCOUNT_GROUPS: Record<AccountType, string> = {
 
 /** Masked on record: the numbers that could move money. Security codes and PINs are dropped. */
 const MASKED_MEMBERS = new Set(['bankAccountNumber', 'iban', 'number']);
+/** Spec: UNMASK returns bank account numbers (and IBANs) in clear; these are sealed for it. */
+export const UNMASKABLE_MEMBERS = new Set(['bankAccountNumber', 'iban']);
 const DROPPED_MEMBERS = new Set(['pin', 'securityCode']);
 
 /**
  * Reads and checks the source of funds: the instrument for the processor (in memory only) and its
  * masked record. The type names the provided group to pay from; without a type, the group decides.
  */
-export function sourceOf(body: Body): { instrument: Instrument; recorded: RecordedSourceOfFunds } {
+export function sourceOf(
+  body: Body,
+  protect: RecordProtection,
+): { instrument: Instrument; recorded: RecordedSourceOfFunds } {
   const provided = (get(body, 'sourceOfFunds.provided') ?? {}) as Body;
   if (
     get(body, 'sourceOfFunds.token') !== undefined ||
@@ -61,7 +67,7 @@ export function sourceOf(body: Body): { instrument: Instrument; recorded: Record
     optionalString(body, 'sourceOfFunds.type') ??
     (provided.card ? 'CARD' : Object.entries(ACCOUNT_GROUPS).find(([, g]) => provided[g])?.[0]);
   if (type === undefined || type === 'CARD') {
-    const { card, recorded } = cardOf(body);
+    const { card, recorded } = cardOf(body, protect);
     return { instrument: { kind: 'card', card }, recorded };
   }
   const group = ACCOUNT_GROUPS[type as AccountType];
@@ -85,21 +91,38 @@ export function sourceOf(body: Body): { instrument: Instrument; recorded: Record
       sourceType: type as AccountType,
       ...(giftCardNumber ? { giftCardNumber } : {}),
     },
-    recorded: { type, provided: { [group]: masked(details) } },
+    recorded: { type, ...recordedGroup(group, details, protect) },
   };
 }
 
-export function masked(details: Body): Body {
+/**
+ * A provided group as recorded: numbers masked, security codes and PINs dropped, and the bank
+ * numbers sealed beside it when the merchant may UNMASK them.
+ */
+export function recordedGroup(
+  group: string,
+  details: Body,
+  protect: RecordProtection,
+): Pick<RecordedSourceOfFunds, 'provided' | 'sealed'> {
   const out: Body = {};
+  const sealed: Record<string, string> = {};
   for (const [key, value] of Object.entries(details)) {
     if (DROPPED_MEMBERS.has(key)) continue;
-    out[key] =
-      MASKED_MEMBERS.has(key) && typeof value === 'string' ? maskAccountNumber(value) : value;
+    if (!MASKED_MEMBERS.has(key) || typeof value !== 'string') {
+      out[key] = value;
+      continue;
+    }
+    out[key] = maskAccountNumber(value);
+    const field = `${group}.${key}`;
+    if (UNMASKABLE_MEMBERS.has(key) && protect.seal) sealed[field] = protect.seal(value, field);
   }
-  return out;
+  return { provided: { [group]: out }, ...(Object.keys(sealed).length ? { sealed } : {}) };
 }
 
-export function cardOf(body: Body): { card: CardInput; recorded: RecordedSourceOfFunds } {
+export function cardOf(
+  body: Body,
+  protect: RecordProtection,
+): { card: CardInput; recorded: RecordedSourceOfFunds } {
   const base = 'sourceOfFunds.provided.card';
   const number = requiredString(body, `${base}.number`);
   if (!isLuhnValid(number))
@@ -122,7 +145,8 @@ export function cardOf(body: Body): { card: CardInput; recorded: RecordedSourceO
       type: 'CARD',
       provided: {
         card: {
-          number: maskCardNumber(number),
+          number: maskCardNumber(number, protect.cardMask),
+          fingerprint: protect.fingerprint(number),
           expiry: { month, year },
           ...(holder ? { holder } : {}),
         },

@@ -1,7 +1,11 @@
 import { ApiError, findEmbeddedCardNumber, isJsonObject, validateBody } from '@gateway/contract';
 import { Body, Controller, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard';
+import {
+  AuthenticatedMerchant,
+  BasicAuthGuard,
+  CertificateAuthenticated,
+} from '../auth/basic-auth.guard';
 import { idParam, parseOrderPath } from '../http/path-params';
 import type { Merchant } from '../merchant/merchant-registry';
 import { RetrieveOrderQuery } from '../order/retrieve-order.query';
@@ -9,6 +13,7 @@ import { PaymentSessions, SESSION_ID } from '../session/payment-sessions';
 import { get } from './body-fields';
 import { ProcessTransactionCommand } from './process-transaction.command';
 import { RequestFingerprint } from './request-fingerprint';
+import { SensitiveData } from './sensitive-data';
 
 type PathParams = { version?: string; orderId?: string; transactionId?: string };
 
@@ -33,6 +38,7 @@ export class TransactionHttpController {
     private readonly queries: QueryBus,
     private readonly fingerprint: RequestFingerprint,
     private readonly sessions: PaymentSessions,
+    private readonly sensitive: SensitiveData,
   ) {}
 
   @Put()
@@ -41,6 +47,7 @@ export class TransactionHttpController {
     @Param() params: PathParams,
     @Body() body: unknown,
     @AuthenticatedMerchant() merchant: Merchant,
+    @CertificateAuthenticated() byCertificate: boolean,
   ) {
     const { apiVersion, orderId } = parseOrderPath(params);
     const transactionId = idParam(params.transactionId, 'transaction.id');
@@ -52,8 +59,10 @@ export class TransactionHttpController {
     const cardData = findEmbeddedCardNumber(validated.value);
     if (cardData) throw ApiError.fromFieldError(cardData);
     if (!merchant.test) throw ApiError.rejected('NO_ACQUIRER_LINK');
-    // Spec: unmasked bank data needs certificate authentication, which this gateway does not offer yet.
-    if (get(validated.value, 'responseControls.sensitiveData') === 'UNMASK')
+    // Spec: unmasked bank account numbers need certificate authentication and the permission.
+    const unmask = get(validated.value, 'responseControls.sensitiveData') === 'UNMASK';
+    if (unmask && !byCertificate) throw ApiError.rejected('UNMASK_NEEDS_CERTIFICATE');
+    if (unmask && !merchant.permissions.includes('UNMASK'))
       throw ApiError.rejected('UNMASK_NOT_PERMITTED');
     const { value } = validated;
     if (withSession) this.sessions.bindToOrder(withSession.session, orderId);
@@ -65,6 +74,7 @@ export class TransactionHttpController {
       transactionId,
       value,
       this.fingerprint.of(apiVersion, body),
+      this.sensitive.viewFor(merchant, orderId, { byCertificate, unmask }),
     );
     const { body: response } = await this.commands.execute(command);
     if (withSession && CHARGES_CARD.has(command.apiOperation))
@@ -73,10 +83,14 @@ export class TransactionHttpController {
   }
 
   @Get()
-  get(@Param() params: PathParams, @AuthenticatedMerchant() merchant: Merchant) {
+  get(
+    @Param() params: PathParams,
+    @AuthenticatedMerchant() merchant: Merchant,
+    @CertificateAuthenticated() byCertificate: boolean,
+  ) {
     const { orderId } = parseOrderPath(params);
-    return this.queries.execute(
-      new RetrieveOrderQuery(merchant.id, orderId, idParam(params.transactionId, 'transaction.id')),
-    );
+    const transactionId = idParam(params.transactionId, 'transaction.id');
+    const view = this.sensitive.viewFor(merchant, orderId, { byCertificate });
+    return this.queries.execute(new RetrieveOrderQuery(merchant.id, orderId, view, transactionId));
   }
 }

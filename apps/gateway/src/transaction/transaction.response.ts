@@ -2,7 +2,9 @@ import { renderAuthentication, renderProof } from './authentication.response';
 import { renderBrowserPayment } from './browser-payment.response';
 import { renderCurrencyConversion, renderGiftCard } from './funds.response';
 import { withResponseAddresses } from './address.response';
+import { MASKED_VIEW, type ResponseView } from './sensitive-data';
 import {
+  maskCardNumber,
   resultOf,
   toDecimal,
   type Order,
@@ -23,6 +25,7 @@ export function renderTransaction(
   order: Order,
   tx: TransactionState,
   correlationId?: string,
+  view: ResponseView = MASKED_VIEW,
 ): Json {
   const { orderAfter } = tx;
   const processor = tx.processor as {
@@ -79,7 +82,7 @@ export function renderTransaction(
     },
     result: resultOf(tx.gatewayCode),
     ...(processor.risk ? { risk: processor.risk } : {}),
-    ...(source ? { sourceOfFunds: renderSourceOfFunds(source) } : {}),
+    ...(source ? { sourceOfFunds: renderSourceOfFunds(source, view) } : {}),
     timeOfRecord: tx.timeOfRecord,
     transaction: {
       ...processor.transaction,
@@ -103,7 +106,7 @@ export function renderTransaction(
 }
 
 /** Retrieve Order: the order's fields at the top level and every transaction in order. */
-export function renderOrder(order: Order): Json {
+export function renderOrder(order: Order, view: ResponseView = MASKED_VIEW): Json {
   const first = order.transactions[0];
   const source = latestSourceOfFunds(order);
   return {
@@ -117,17 +120,37 @@ export function renderOrder(order: Order): Json {
     merchant: order.merchantId,
     ...(order.notificationUrl ? { notificationUrl: order.notificationUrl } : {}),
     result: 'SUCCESS',
-    ...(source ? { sourceOfFunds: renderSourceOfFunds(source) } : {}),
+    ...(source ? { sourceOfFunds: renderSourceOfFunds(source, view) } : {}),
     status: order.status,
     totalAuthorizedAmount: toDecimal(order.totals.authorized),
     totalCapturedAmount: toDecimal(order.totals.captured),
     totalRefundedAmount: toDecimal(order.totals.refunded),
-    transaction: order.transactions.map((tx) => renderTransaction(order, tx)),
+    transaction: order.transactions.map((tx) => renderTransaction(order, tx, undefined, view)),
   };
 }
 
-function renderSourceOfFunds(source: RecordedSourceOfFunds): Json {
-  return source.provided ? { provided: source.provided, type: source.type } : { type: source.type };
+/**
+ * The card under the caller's mask, without its fingerprint; bank numbers in clear only for
+ * UNMASK (and only those sealed when recorded), otherwise as recorded: masked.
+ */
+function renderSourceOfFunds(source: RecordedSourceOfFunds, view: ResponseView): Json {
+  if (!source.provided) return { type: source.type };
+  const provided: Json = {};
+  for (const [group, details] of Object.entries(source.provided)) {
+    if (group === 'card' && source.provided.card) {
+      const { fingerprint: _fingerprint, ...card } = source.provided.card;
+      provided.card = { ...card, number: maskCardNumber(card.number, view.cardMask) };
+      continue;
+    }
+    const shown: Json = { ...(details as Json) };
+    for (const [field, sealed] of Object.entries(source.sealed ?? {})) {
+      const [sealedGroup, member] = field.split('.');
+      const clear = sealedGroup === group ? view.unmask?.(sealed, field) : undefined;
+      if (clear !== undefined) shown[member] = clear;
+    }
+    provided[group] = shown;
+  }
+  return { provided, type: source.type };
 }
 
 /** Captures, refunds and voids carry no card: they show the card of the order's latest funding transaction. */

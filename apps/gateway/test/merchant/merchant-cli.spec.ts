@@ -1,6 +1,8 @@
+import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describeWithOpenssl, makeTestPki } from '../../../../test/support/certificates';
 import { runMerchantCli } from '../../src/cli/merchant.cli';
 import { MerchantRegistry } from '../../src/merchant/merchant-registry';
 import { hashPassword } from '../../src/merchant/password-hash';
@@ -104,6 +106,95 @@ describe('merchant add', () => {
   ])('prints usage for %p', async (args) => {
     const result = await run(...args);
     expect(result.code).toBe(2);
-    expect(result.err).toContain('usage: merchant add <merchantId> [--file path]');
+    expect(result.err).toContain('usage: merchant <command> <merchantId>');
+  });
+});
+
+describe('merchant administration', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'merchant-admin-'));
+    file = join(dir, 'merchants.json');
+    await runMerchantCli(['add', 'TESTSHOP', '--file', file], { out: () => {}, err: () => {} });
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function run(...args: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runMerchantCli(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+  const entry = () =>
+    (JSON.parse(readFileSync(file, 'utf8')) as { merchants: Record<string, unknown>[] })
+      .merchants[0];
+
+  it('rotate-password prints a new password once; only it works after a reload', async () => {
+    const before = MerchantRegistry.load(file);
+    const result = await run('rotate-password', 'TESTSHOP', '--file', file);
+    expect(result.code).toBe(0);
+    const password = /shown only this once\): ([0-9a-f]{32})/.exec(result.out)![1];
+    expect(readFileSync(file, 'utf8')).not.toContain(password);
+    expect(result.out).toContain('SIGHUP');
+    before.reload(file);
+    await expect(before.authenticate('TESTSHOP', password)).resolves.toBeDefined();
+  });
+
+  it('rotate-secret replaces the notification secret', async () => {
+    const old = entry().notificationSecret;
+    const result = await run('rotate-secret', 'TESTSHOP', '--file', file);
+    const secret = /Notification secret: ([0-9A-F]{32})/.exec(result.out)![1];
+    expect(secret).not.toBe(old);
+    expect(MerchantRegistry.load(file).find('TESTSHOP')?.notificationSecret).toBe(secret);
+  });
+
+  it('sets permissions, masking and certificate, and disables and enables', async () => {
+    expect((await run('set-permissions', 'TESTSHOP', 'UNMASK', '--file', file)).code).toBe(0);
+    expect((await run('set-masking', 'TESTSHOP', '8.4', '--file', file)).code).toBe(0);
+    const fingerprint = 'a1'.repeat(32);
+    expect(
+      (await run('set-certificate', 'TESTSHOP', '--fingerprint', fingerprint, '--file', file)).code,
+    ).toBe(0);
+    expect((await run('disable', 'TESTSHOP', '--file', file)).code).toBe(0);
+    expect(MerchantRegistry.load(file).find('TESTSHOP')).toMatchObject({
+      permissions: ['UNMASK'],
+      cardMask: '8.4',
+      certificate: { fingerprint256: 'A1:'.repeat(31) + 'A1' },
+      enabled: false,
+    });
+    await run('enable', 'TESTSHOP', '--file', file);
+    await run('set-permissions', 'TESTSHOP', '--file', file);
+    await run('set-certificate', 'TESTSHOP', '--none', '--file', file);
+    expect(entry()).not.toHaveProperty('certificate');
+    expect(MerchantRegistry.load(file).find('TESTSHOP')).toMatchObject({
+      permissions: [],
+      enabled: true,
+    });
+  });
+
+  describeWithOpenssl('with a certificate made by openssl', () => {
+    it('takes a certificate fingerprint from a PEM file', async () => {
+      const { certFile: pem } = makeTestPki().client('TESTSHOP');
+      const result = await run('set-certificate', 'TESTSHOP', '--pem', pem, '--file', file);
+      expect(result.code).toBe(0);
+      expect(MerchantRegistry.load(file).find('TESTSHOP')?.certificate).toEqual({
+        fingerprint256: new X509Certificate(readFileSync(pem)).fingerprint256,
+      });
+    });
+  });
+
+  it.each([
+    [['set-masking', 'TESTSHOP', '9.9'], 'masking must be'],
+    [['set-permissions', 'TESTSHOP', 'ALL'], 'permissions must be a list of UNMASK'],
+    [['set-certificate', 'TESTSHOP', '--fingerprint', 'abc'], 'fingerprint256 must be 32 bytes'],
+    [['disable', 'TESTNOBODY'], "merchant 'TESTNOBODY' is not in"],
+  ])('refuses %p and leaves the file as it was', async (args, problem) => {
+    const before = readFileSync(file, 'utf8');
+    const result = await run(...args, '--file', file);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(problem);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(readdirSync(dir)).toEqual(['merchants.json']);
   });
 });

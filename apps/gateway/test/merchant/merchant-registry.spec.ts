@@ -48,16 +48,64 @@ describe('merchants file validation', () => {
       { merchants: [entry({}), entry({ id: 'shop_1-x', enabled: false })] },
       'merchants.json',
     );
+    const defaults = { permissions: [], cardMask: '6.4' };
     expect(merchants).toEqual([
-      { id: 'TESTA', passwordHash: hash, notificationSecret: SECRET, enabled: true, test: true },
+      {
+        id: 'TESTA',
+        passwordHash: hash,
+        notificationSecret: SECRET,
+        enabled: true,
+        test: true,
+        ...defaults,
+      },
       {
         id: 'shop_1-x',
         passwordHash: hash,
         notificationSecret: SECRET,
         enabled: false,
         test: false,
+        ...defaults,
       },
     ]);
+  });
+
+  it('reads certificate, permissions and masking, normalising how a certificate is named', () => {
+    const fingerprint = 'ab'.repeat(32);
+    const [byFingerprint, bySubject] = parseMerchants(
+      {
+        merchants: [
+          entry({
+            certificate: { fingerprint256: fingerprint },
+            permissions: ['UNMASK'],
+            masking: { cardNumber: '8.4' },
+          }),
+          entry({ id: 'TESTB', certificate: { subject: 'CN=Shop B, O=Example' } }),
+        ],
+      },
+      'merchants.json',
+    );
+    expect(byFingerprint).toMatchObject({
+      certificate: { fingerprint256: 'AB:'.repeat(31) + 'AB' },
+      permissions: ['UNMASK'],
+      cardMask: '8.4',
+    });
+    expect(bySubject.certificate).toEqual({ subject: 'CN=Shop B\nO=Example' });
+  });
+
+  it.each([
+    [{ certificate: {} }, 'merchants[0].certificate must be { "fingerprint256"'],
+    [
+      { certificate: { fingerprint256: 'ab'.repeat(32), subject: 'CN=x' } },
+      'merchants[0].certificate must be',
+    ],
+    [{ certificate: { fingerprint256: 'abc' } }, 'certificate.fingerprint256 must be 32 bytes'],
+    [{ certificate: { subject: 'nobody' } }, 'certificate.subject must be a distinguished name'],
+    [{ permissions: ['EVERYTHING'] }, 'merchants[0].permissions must be a list of UNMASK'],
+    [{ permissions: 'UNMASK' }, 'merchants[0].permissions must be a list of UNMASK'],
+    [{ masking: { cardNumber: '12.4' } }, 'merchants[0].masking must be { "cardNumber"'],
+    [{ masking: { iban: 'NONE' } }, 'merchants[0].masking must be'],
+  ])('refuses %p', (fields, problem) => {
+    expect(problemsOf({ merchants: [entry(fields)] })).toContain(problem);
   });
 
   it.each([
@@ -126,6 +174,8 @@ describe('MerchantRegistry', () => {
         enabled: true,
         notificationSecret: SECRET,
         test: true,
+        permissions: [],
+        cardMask: '6.4',
       },
       {
         id: 'TESTOFF',
@@ -133,6 +183,8 @@ describe('MerchantRegistry', () => {
         enabled: false,
         notificationSecret: SECRET,
         test: true,
+        permissions: [],
+        cardMask: '6.4',
       },
     ];
   });
@@ -141,7 +193,8 @@ describe('MerchantRegistry', () => {
 
   it('loads a file and finds merchants by id', () => {
     const file = join(dir, 'ok.json');
-    writeFileSync(file, JSON.stringify({ merchants: merchants.map(({ test: _, ...m }) => m) }));
+    const entries = merchants.map(({ test: _, permissions: _p, cardMask: _m, ...m }) => m);
+    writeFileSync(file, JSON.stringify({ merchants: entries }));
     const registry = MerchantRegistry.load(file);
     expect(registry.find('TESTA')).toEqual(merchants[0]);
     expect(registry.find('NOPE')).toBeUndefined();
@@ -159,6 +212,29 @@ describe('MerchantRegistry', () => {
     const registry = MerchantRegistry.load(resolve(__dirname, '../../../../config/merchants.json'));
     const merchant = await registry.authenticate('TESTMERCHANT', 'demo-password-change-me');
     expect(merchant).toMatchObject({ id: 'TESTMERCHANT', enabled: true, test: true });
+  });
+
+  it('reload replaces the merchants and forgets remembered passwords; a bad file changes nothing', async () => {
+    const file = join(dir, 'reload.json');
+    const write = (password: string) =>
+      passwordHash.hashPassword(password).then((hash) =>
+        writeFileSync(
+          file,
+          JSON.stringify({
+            merchants: [{ id: 'TESTR', passwordHash: hash, notificationSecret: SECRET }],
+          }),
+        ),
+      );
+    await write('first');
+    const registry = MerchantRegistry.load(file);
+    await expect(registry.authenticate('TESTR', 'first')).resolves.toBeDefined();
+    await write('second');
+    registry.reload(file);
+    await expect(registry.authenticate('TESTR', 'first')).resolves.toBeUndefined();
+    await expect(registry.authenticate('TESTR', 'second')).resolves.toBeDefined();
+    writeFileSync(file, '{"merchants": [{}]}');
+    expect(() => registry.reload(file)).toThrow(MerchantFileError);
+    await expect(registry.authenticate('TESTR', 'second')).resolves.toBeDefined();
   });
 
   it('authenticates the right password only', async () => {

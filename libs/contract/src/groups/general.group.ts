@@ -45,7 +45,7 @@ export const generalFields = {
       min: 1,
       max: 50,
       description:
-        'UNMASK asks for unmasked bank account numbers (certificate authentication only)',
+        'UNMASK asks for unmasked bank account numbers and IBANs (certificate authentication and the UNMASK permission)',
     },
   }),
   session: group('Payment session', {

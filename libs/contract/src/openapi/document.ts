@@ -145,7 +145,7 @@ const SECURITY_SCHEMES = {
   merchantCertificate: {
     type: 'mutualTLS',
     description:
-      'Certificate authentication, the alternative the spec names (and the one responseControls.sensitiveData=UNMASK needs). Not offered by this gateway yet, so no operation lists it.',
+      "Certificate authentication: a TLS client certificate issued by the gateway's client CA and named in the merchant's configuration; no password is needed. responseControls.sensitiveData=UNMASK needs it (and the merchant's permission), and it selects the merchant's own card masking.",
   },
 };
 
@@ -163,7 +163,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): JsonSchema {
       description: INFO_DESCRIPTION,
     },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
-    security: [{ merchantPassword: [] }],
+    security: [{ merchantCertificate: [] }, { merchantPassword: [] }],
     tags: [
       { name: 'Transactions', description: 'One PUT per operation; apiOperation selects it' },
       { name: 'Orders', description: 'Orders and their running totals' },

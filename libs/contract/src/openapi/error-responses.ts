@@ -64,6 +64,10 @@ export function errorResponses(): Record<string, JsonSchema> {
     }),
     '403': errorAnswer('Refused for security reasons', {
       rejected: example('The merchant has no acquirer link', ApiError.rejected('NO_ACQUIRER_LINK')),
+      unmask: example(
+        'UNMASK without certificate authentication',
+        ApiError.rejected('UNMASK_NEEDS_CERTIFICATE'),
+      ),
     }),
     '404': errorAnswer('Unknown path, order or transaction', {
       notFound: example('No such order', ApiError.notFound("Order 'order-1' was not found")),

@@ -35,8 +35,8 @@ export interface AuthenticatePayer extends RequestBase {
   readonly amount: Thousandths;
   readonly currency: string;
   readonly sessionId?: string;
-  /** The 6.4 mask of the card, when the request (or its session) names one: it must be the same card. */
-  readonly cardNumber?: string;
+  /** The card, when the request (or its session) names one: it must be the card initiated. */
+  readonly card?: { readonly number: string; readonly fingerprint?: string };
   /** authentication.* as sent: redirectResponseUrl, channel, challengePreference, psd2, … */
   readonly authentication: Readonly<Record<string, unknown>>;
 }

@@ -16,7 +16,7 @@ import type { Authorize, Pay } from './order.commands';
 import type { OrderEvent, TransactionRecord, TransactionRevision } from './order.events';
 import { OrderRejection } from './order.rejection';
 import type { Order, OrderState, TransactionState } from './order.state';
-import type { GatewayCode } from './order.types';
+import { isSameCard, type GatewayCode } from './order.types';
 
 /**
  * AUTHENTICATE_PAYER continues the authentication that INITIATE_AUTHENTICATION opened on the same
@@ -66,8 +66,7 @@ export function authenticationStepRejection(
       'MISSING',
     );
   }
-  const initiatedCard = tx.sourceOfFunds?.provided?.card?.number;
-  if (request.cardNumber !== undefined && request.cardNumber !== initiatedCard) {
+  if (request.card !== undefined && !isSameCard(tx.sourceOfFunds?.provided?.card, request.card)) {
     return new OrderRejection(
       'sourceOfFunds.provided.card.number',
       'Value is invalid. It is not the card of the INITIATE_AUTHENTICATION',
@@ -94,7 +93,8 @@ export function proofRejection(
     authentication.status === 'AUTHENTICATION_PENDING'
   )
     return invalid(`The authentication is not complete (${authentication.status})`);
-  if (tx.sourceOfFunds?.provided?.card?.number !== request.sourceOfFunds.provided?.card?.number)
+  const card = request.sourceOfFunds.provided?.card;
+  if (card ? !isSameCard(tx.sourceOfFunds?.provided?.card, card) : tx.sourceOfFunds?.provided?.card)
     return invalid('The authentication was for a different card');
   return undefined;
 }

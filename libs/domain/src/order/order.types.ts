@@ -84,7 +84,10 @@ export function isApproved(code: GatewayCode): boolean {
 
 /** A card as the gateway records it: never the full number, never the security code. */
 export interface RecordedCard {
-  readonly number: string; // 6.4 mask
+  /** Masked under the merchant's setting when recorded (6.4 unless it asked for less or more). */
+  readonly number: string;
+  /** A keyed digest of the full number: the same card gives the same value, nothing else does. */
+  readonly fingerprint?: string;
   readonly expiry: { readonly month: string; readonly year: string };
   readonly brand?: string;
   readonly scheme?: string;
@@ -98,6 +101,21 @@ export interface RecordedCard {
 export interface RecordedSourceOfFunds {
   readonly type: string;
   readonly provided?: { readonly card?: RecordedCard; readonly [group: string]: unknown };
+  /**
+   * Bank account numbers and IBANs the merchant may ask to see unmasked, by field path under
+   * `provided` (`ach.bankAccountNumber`): ciphertexts, opaque to the domain.
+   */
+  readonly sealed?: Readonly<Record<string, string>>;
+}
+
+/** Same card: by fingerprint when both records have one, else by the recorded mask. */
+export function isSameCard(
+  a?: Pick<RecordedCard, 'number' | 'fingerprint'>,
+  b?: Pick<RecordedCard, 'number' | 'fingerprint'>,
+): boolean {
+  if (a?.fingerprint !== undefined && b?.fingerprint !== undefined)
+    return a.fingerprint === b.fingerprint;
+  return a?.number === b?.number;
 }
 
 /**

@@ -1,0 +1,80 @@
+import { stricterMask, type CardMask } from '@gateway/domain';
+import { createHmac } from 'node:crypto';
+import type { AesGcmKeyring } from '../crypto/aes-gcm-keyring';
+import type { Merchant } from '../merchant/merchant-registry';
+
+/** How a source of funds is recorded for one merchant's order (source-of-funds mapping). */
+export interface RecordProtection {
+  /** The most of a card number this merchant may ever be shown: the recorded mask. */
+  readonly cardMask: CardMask;
+  fingerprint(cardNumber: string): string;
+  /** Seals a bank number the merchant may later UNMASK; absent when it may not. */
+  readonly seal?: (clear: string, field: string) => string;
+}
+
+/** What a response may show: the card mask, and whether bank numbers are unmasked. */
+export interface ResponseView {
+  readonly cardMask: CardMask;
+  readonly unmask?: (sealed: string, field: string) => string | undefined;
+}
+
+/**
+ * Spec: with certificate authentication the merchant's masking setting applies, otherwise the
+ * stricter of it and 6.4.
+ */
+export function cardMaskFor(merchant: Merchant, byCertificate: boolean): CardMask {
+  return byCertificate ? merchant.cardMask : stricterMask(merchant.cardMask, '6.4');
+}
+
+/** Responses with no caller's settings to apply: the payer's pages, for one. */
+export const MASKED_VIEW: ResponseView = { cardMask: '6.4' };
+
+/**
+ * Card and bank data at rest. A card is recorded as its mask and a fingerprint: an HMAC-SHA256
+ * under a key of this installation, per merchant, so the same card is recognised without a
+ * digest that could be brute-forced back to the number (a card number has few unknown digits),
+ * and without linking one merchant's customers to another's. Bank account
+ * numbers and IBANs of merchants allowed to UNMASK are sealed with AES-256-GCM (the keyring's
+ * current key, its id in the ciphertext), bound to merchant, order and field.
+ */
+export class SensitiveData {
+  constructor(
+    private readonly fingerprintKey: Buffer,
+    private readonly keyring: AesGcmKeyring,
+  ) {}
+
+  protectionFor(merchant: Merchant, orderId: string): RecordProtection {
+    return {
+      cardMask: merchant.cardMask,
+      fingerprint: (cardNumber) =>
+        createHmac('sha256', this.fingerprintKey)
+          .update(`${merchant.id}\n${cardNumber}`)
+          .digest('base64url'),
+      ...(merchant.permissions.includes('UNMASK')
+        ? {
+            seal: (clear: string, field: string) =>
+              this.keyring.sealText(clear, boundTo(merchant.id, orderId, field)),
+          }
+        : {}),
+    };
+  }
+
+  /** `unmask` only once the controller has checked certificate and permission. */
+  viewFor(
+    merchant: Merchant,
+    orderId: string,
+    access: { byCertificate: boolean; unmask?: boolean },
+  ): ResponseView {
+    const cardMask = cardMaskFor(merchant, access.byCertificate);
+    if (!access.unmask) return { cardMask };
+    return {
+      cardMask,
+      unmask: (sealed, field) =>
+        this.keyring.openText(sealed, boundTo(merchant.id, orderId, field)),
+    };
+  }
+}
+
+function boundTo(merchantId: string, orderId: string, field: string): string {
+  return `${merchantId}\n${orderId}\n${field}`;
+}
