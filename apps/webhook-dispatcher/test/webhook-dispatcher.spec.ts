@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { authorize, capture, declined } from '../../../libs/domain/test/order.fixtures';
 import { standardWebhookSecret } from '../src/sending/webhook-signature';
@@ -32,7 +35,7 @@ describe('webhook dispatcher', () => {
     // OrderCreated then AuthorizationProcessed; the bus redelivers both (at least once).
     await harness.feed([...envelopes, ...envelopes]);
     const [sent] = await eventually(
-      () => harness.sender.to(URL_A).length && harness.sender.to(URL_A),
+      () => harness.sender.to(URL_A).length > 0 && harness.sender.to(URL_A),
     );
     await new Promise((done) => setTimeout(done, 100));
     expect(harness.sender.sent).toHaveLength(1);
@@ -199,7 +202,7 @@ describe('webhook dispatcher', () => {
   });
 
   it('a declined transaction notifies too, and a restart finds what was pending', async () => {
-    const file = `${require('node:os').tmpdir()}/webhooks-restart-${Date.now()}.db`;
+    const file = join(mkdtempSync(join(tmpdir(), 'webhooks-')), 'webhooks.db');
     const hanging = new ScriptedSender(() => 'hang');
     harness = await startHarness({ file, sender: hanging });
     const envelopes = await record(harness.events, {
@@ -212,7 +215,7 @@ describe('webhook dispatcher', () => {
 
     harness = await startHarness({ file, events: harness.events });
     const [sent] = await eventually(
-      () => harness.sender.to(URL_A).length && harness.sender.to(URL_A),
+      () => harness.sender.to(URL_A).length > 0 && harness.sender.to(URL_A),
     );
     expect(sent.headers['x-notification-attempt']).toBe('1');
     expect(JSON.parse(sent.body).response.gatewayCode).toBe('DECLINED');
