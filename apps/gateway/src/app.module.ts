@@ -44,6 +44,8 @@ import { OperationAnswers } from './transaction/operation-answers';
 import { ProcessTransactionHandler } from './transaction/process-transaction.handler';
 import { RequestFingerprint } from './transaction/request-fingerprint';
 import { TransactionHttpController } from './transaction/transaction.http.controller';
+import { WebhookDeliveryHttpController } from './webhook/webhook-delivery.http.controller';
+import { webhookProviders } from './webhook/webhook.providers';
 
 /** Closes the stores last, after in-flight requests finish, so pending group commits are flushed. */
 class StoreShutdown implements OnApplicationShutdown {
@@ -74,6 +76,7 @@ export class AppModule {
         PayerHttpController,
         DocsHttpController,
         OpsHttpController,
+        WebhookDeliveryHttpController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -145,6 +148,7 @@ export class AppModule {
         RecordPayerStepHandler,
         RetrieveOrderHandler,
         PayerTransactionHandler,
+        ...webhookProviders(config),
       ],
     };
   }

@@ -61,8 +61,8 @@ export function loadWebhookConfig(
   return {
     retryDelaysMs: retryDelaysMs ?? parseDurations(DEFAULT_RETRY_DELAYS)!,
     timeoutMs: duration('GATEWAY_WEBHOOK_TIMEOUT', '15s', 1),
-    concurrency: integer('GATEWAY_WEBHOOK_CONCURRENCY', 64, 10_000),
-    merchantConcurrency: integer('GATEWAY_WEBHOOK_MERCHANT_CONCURRENCY', 8, 10_000),
+    concurrency: integer('GATEWAY_WEBHOOK_CONCURRENCY', 512, 10_000),
+    merchantConcurrency: integer('GATEWAY_WEBHOOK_MERCHANT_CONCURRENCY', 64, 10_000),
     allowCidrs,
     ...caFile(env.GATEWAY_WEBHOOK_CA_FILE, problems, cwd),
     pollMs: duration('GATEWAY_WEBHOOK_POLL', '1s', 10),

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { loadGatewayWebhooks, type GatewayWebhooksConfig } from '../webhook/webhooks.config';
 
 /** Everything the gateway reads from its environment, validated once at start-up. */
 export interface GatewayConfig {
@@ -17,6 +18,8 @@ export interface GatewayConfig {
   readonly sessionTtlSeconds: number;
   /** Least severe level written to the JSON log ('silent' writes nothing). */
   readonly logLevel: LogLevel;
+  /** Webhook notifications: where the dispatcher runs, its store and delivery settings. */
+  readonly webhooks: GatewayWebhooksConfig;
 }
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -78,6 +81,7 @@ export function loadConfig(
     ...(publicUrl ? { publicUrl } : {}),
     sessionTtlSeconds: integer('GATEWAY_SESSION_TTL', 3600, 1, 7 * 24 * 3600),
     logLevel: logLevel(),
+    webhooks: loadGatewayWebhooks(env, problems, path('GATEWAY_DATA_DIR', 'data'), cwd),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
