@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { BasicAuthGuard } from './auth/basic-auth.guard';
 import { dataDirKey } from './config/data-dir-key';
 import type { GatewayConfig } from './config/gateway.config';
+import { createLogger, type GatewayLogger } from './ops/logger';
+import { orderEventBusProviders } from './relay/order-event-bus.providers';
 import { PublicUrl } from './config/public-url';
 import { DocsHttpController } from './docs/docs.http.controller';
 import { MerchantRegistry } from './merchant/merchant-registry';
@@ -36,6 +38,7 @@ import {
   CLOCK,
   EVENT_STORE,
   GATEWAY_CONFIG,
+  LOGGER,
   MERCHANT_REGISTRY,
   SESSION_STORE,
   type Clock,
@@ -65,7 +68,10 @@ class StoreShutdown implements OnApplicationShutdown {
  */
 @Module({})
 export class AppModule {
-  static forConfig(config: GatewayConfig): DynamicModule {
+  static forConfig(
+    config: GatewayConfig,
+    logger: GatewayLogger = createLogger(config.logLevel),
+  ): DynamicModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot()],
@@ -80,6 +86,8 @@ export class AppModule {
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: LOGGER, useValue: logger },
+        ...orderEventBusProviders(config),
         {
           provide: EVENT_STORE,
           useFactory: () => SqliteEventStore.open({ filename: join(config.dataDir, 'events.db') }),
