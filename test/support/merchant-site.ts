@@ -1,11 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { merchantClient, type RunningGateway } from './gateway-process';
+import { selfSignedCertificate } from './self-signed-certificate';
 import { card, decryptEncryptedData } from './three-d-secure';
 
 /**
@@ -31,34 +28,6 @@ main{max-width:34rem;margin:2rem auto;background:#fff;padding:1.5rem 2rem;border
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem}dt{color:#57534e}dd{margin:0;font-weight:600}
 button{font:inherit;font-weight:600;padding:.6rem 1.2rem;border-radius:.5rem;border:0;background:#b45309;color:#fff;cursor:pointer}</style>
 </head><body><header>Example Shop</header><main>${body}</main>${after}</body></html>`;
-}
-
-function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
-  const dir = mkdtempSync(join(tmpdir(), 'merchant-site-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
 }
 
 async function formOf(request: IncomingMessage): Promise<Record<string, string>> {

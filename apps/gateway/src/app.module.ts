@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { BasicAuthGuard } from './auth/basic-auth.guard';
 import { dataDirKey } from './config/data-dir-key';
 import type { GatewayConfig } from './config/gateway.config';
+import { createLogger, type GatewayLogger } from './ops/logger';
+import { orderEventBusProviders } from './relay/order-event-bus.providers';
 import { PublicUrl } from './config/public-url';
 import { DocsHttpController } from './docs/docs.http.controller';
 import { MerchantRegistry } from './merchant/merchant-registry';
@@ -36,6 +38,7 @@ import {
   CLOCK,
   EVENT_STORE,
   GATEWAY_CONFIG,
+  LOGGER,
   MERCHANT_REGISTRY,
   SESSION_STORE,
   type Clock,
@@ -45,6 +48,8 @@ import { ProcessTransactionHandler } from './transaction/process-transaction.han
 import { RequestFingerprint } from './transaction/request-fingerprint';
 import { SensitiveData } from './transaction/sensitive-data';
 import { TransactionHttpController } from './transaction/transaction.http.controller';
+import { WebhookDeliveryHttpController } from './webhook/webhook-delivery.http.controller';
+import { webhookProviders } from './webhook/webhook.providers';
 
 /** Closes the stores last, after in-flight requests finish, so pending group commits are flushed. */
 class StoreShutdown implements OnApplicationShutdown {
@@ -65,7 +70,10 @@ class StoreShutdown implements OnApplicationShutdown {
  */
 @Module({})
 export class AppModule {
-  static forConfig(config: GatewayConfig): DynamicModule {
+  static forConfig(
+    config: GatewayConfig,
+    logger: GatewayLogger = createLogger(config.logLevel),
+  ): DynamicModule {
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot()],
@@ -76,9 +84,12 @@ export class AppModule {
         PayerHttpController,
         DocsHttpController,
         OpsHttpController,
+        WebhookDeliveryHttpController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: LOGGER, useValue: logger },
+        ...orderEventBusProviders(config),
         {
           provide: EVENT_STORE,
           useFactory: () =>
@@ -162,6 +173,7 @@ export class AppModule {
         RecordPayerStepHandler,
         RetrieveOrderHandler,
         PayerTransactionHandler,
+        ...webhookProviders(config),
       ],
     };
   }

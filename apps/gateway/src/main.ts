@@ -34,7 +34,7 @@ export async function createGateway(config: GatewayConfig): Promise<NestFastifyA
   });
   const logger = createLogger(config.logLevel);
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forConfig(config),
+    AppModule.forConfig(config, logger),
     adapter,
     {
       logger: new NestLogBridge(logger),

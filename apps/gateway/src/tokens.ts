@@ -9,3 +9,9 @@ export const CLOCK = Symbol('Clock');
 
 /** Time is passed in, never read inside the domain. */
 export type Clock = () => Date;
+
+/** The order event bus (libs/order-events): the relay publishes, the webhook dispatcher consumes. */
+export const ORDER_EVENT_PUBLISHER = Symbol('OrderEventPublisher');
+export const ORDER_EVENT_CONSUMER = Symbol('OrderEventConsumer');
+/** The gateway's pino logger (ops/logger.ts). */
+export const LOGGER = Symbol('Logger');

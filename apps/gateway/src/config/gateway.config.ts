@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { dataKeysOf, tlsOf, type DataKeys, type TlsFiles } from './security.config';
 import { eventStoreOf, type EventStoreSelection } from './event-store.config';
+import { loadGatewayWebhooks, type GatewayWebhooksConfig } from '../webhook/webhooks.config';
 
 /** Everything the gateway reads from its environment, validated once at start-up. */
 export interface GatewayConfig {
@@ -25,7 +26,23 @@ export interface GatewayConfig {
   readonly tls?: TlsFiles;
   /** Keys sealing bank data at rest; undefined means one key kept in the data directory. */
   readonly dataKeys?: DataKeys;
+  /** Where the relay publishes order events (GATEWAY_BUS). */
+  readonly bus: BusConfig;
+  /** Webhook notifications: where the dispatcher runs, its store and delivery settings. */
+  readonly webhooks: GatewayWebhooksConfig;
 }
+
+export type BusConfig =
+  | { readonly kind: 'embedded' }
+  | {
+      readonly kind: 'kafka';
+      /** host:port of each seed broker (KAFKA_BROKERS, comma-separated). */
+      readonly brokers: readonly string[];
+      readonly topic: string;
+      readonly clientId: string;
+      /** Consumer group of the gateway's own consumer (the webhook dispatcher). */
+      readonly consumerGroup: string;
+    };
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -80,6 +97,7 @@ export function loadConfig(
   const host = env.HOST || '127.0.0.1';
   const tls = tlsOf(env, cwd, host, problems);
   const dataKeys = dataKeysOf(env, problems);
+  const bus = busConfig(env, problems);
   const config: GatewayConfig = {
     port: integer('PORT', 8080, 0, 65535),
     host,
@@ -92,7 +110,46 @@ export function loadConfig(
     eventStore: eventStoreOf(env, problems),
     ...(tls ? { tls } : {}),
     ...(dataKeys ? { dataKeys } : {}),
+    bus,
+    webhooks: loadGatewayWebhooks(env, problems, path('GATEWAY_DATA_DIR', 'data'), cwd),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/** Kafka topic and client names: letters, digits, '.', '_' and '-' (Kafka's own rule for topics). */
+const KAFKA_NAME = /^[A-Za-z0-9._-]{1,249}$/;
+const BROKER = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/;
+
+function busConfig(env: NodeJS.ProcessEnv, problems: string[]): BusConfig {
+  const kind = env.GATEWAY_BUS || 'embedded';
+  if (kind === 'embedded') return { kind };
+  if (kind !== 'kafka') {
+    problems.push(`GATEWAY_BUS='${kind}' must be embedded or kafka`);
+    return { kind: 'embedded' };
+  }
+  const name = (variable: string, fallback: string): string => {
+    const value = env[variable] || fallback;
+    if (!KAFKA_NAME.test(value))
+      problems.push(`${variable}='${value}' must be 1-249 letters, digits, '.', '_' or '-'`);
+    return value;
+  };
+  const raw = env.KAFKA_BROKERS ?? '';
+  const brokers = raw
+    .split(',')
+    .map((broker) => broker.trim())
+    .filter(Boolean);
+  if (brokers.length === 0) problems.push('KAFKA_BROKERS is required when GATEWAY_BUS=kafka');
+  for (const broker of brokers) {
+    const port = Number(broker.slice(broker.lastIndexOf(':') + 1));
+    if (!BROKER.test(broker) || port < 1 || port > 65535)
+      problems.push(`KAFKA_BROKERS entry '${broker}' must be host:port`);
+  }
+  return {
+    kind,
+    brokers,
+    topic: name('KAFKA_TOPIC', 'gateway.order-events'),
+    clientId: name('KAFKA_CLIENT_ID', 'gateway-ledger'),
+    consumerGroup: name('KAFKA_CONSUMER_GROUP', 'gateway-webhook-dispatcher'),
+  };
 }

@@ -1,0 +1,53 @@
+import type { EventStore } from '@gateway/event-store';
+import type { OrderEventConsumer } from '@gateway/order-events';
+import type { Provider } from '@nestjs/common';
+import { SqliteDeliveryStore } from '../../../webhook-dispatcher/src/delivery/sqlite-delivery.store';
+import { WebhookDispatcher } from '../../../webhook-dispatcher/src/webhook-dispatcher';
+import { WebhookMetrics } from '../../../webhook-dispatcher/src/webhook.metrics';
+import type { GatewayConfig } from '../config/gateway.config';
+import type { MerchantRegistry } from '../merchant/merchant-registry';
+import { GatewayMetrics } from '../ops/gateway-metrics';
+import { EVENT_STORE, MERCHANT_REGISTRY, ORDER_EVENT_CONSUMER } from '../tokens';
+import { WEBHOOK_DELIVERIES, WebhookDispatcherLifecycle } from './webhook-dispatcher.lifecycle';
+
+/** The delivery store and, unless an external dispatcher delivers, the embedded dispatcher. */
+export function webhookProviders(config: GatewayConfig): Provider[] {
+  const { webhooks } = config;
+  return [
+    {
+      provide: WEBHOOK_DELIVERIES,
+      useFactory: () => new SqliteDeliveryStore(webhooks.deliveryDb),
+    },
+    {
+      provide: WebhookDispatcherLifecycle,
+      useFactory: (
+        deliveries: SqliteDeliveryStore,
+        events: EventStore,
+        merchants: MerchantRegistry,
+        consumer: OrderEventConsumer,
+        metrics: GatewayMetrics,
+      ) => {
+        const observer = new WebhookMetrics(metrics.registry, () => deliveries.pendingCount());
+        const dispatcher =
+          webhooks.dispatcher === 'embedded'
+            ? new WebhookDispatcher({
+                config: webhooks.delivery,
+                events,
+                deliveries,
+                merchants,
+                consumer,
+                observer,
+              })
+            : undefined;
+        return new WebhookDispatcherLifecycle(deliveries, dispatcher);
+      },
+      inject: [
+        WEBHOOK_DELIVERIES,
+        EVENT_STORE,
+        MERCHANT_REGISTRY,
+        ORDER_EVENT_CONSUMER,
+        GatewayMetrics,
+      ],
+    },
+  ];
+}

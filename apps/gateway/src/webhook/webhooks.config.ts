@@ -1,0 +1,37 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import {
+  loadWebhookConfig,
+  type WebhookConfig,
+} from '../../../webhook-dispatcher/src/webhook.config';
+
+export const DISPATCHER_PLACEMENTS = ['embedded', 'external'] as const;
+
+/** Webhooks as the gateway runs them. */
+export interface GatewayWebhooksConfig {
+  /**
+   * embedded: the gateway runs the dispatcher in its process (GATEWAY_WEBHOOK_DISPATCHER);
+   * external: a standalone dispatcher (apps/webhook-dispatcher) delivers, and the gateway only
+   * serves the delivery API on the store they share.
+   */
+  readonly dispatcher: (typeof DISPATCHER_PLACEMENTS)[number];
+  /** The delivery store: pending deliveries, attempts, dead letters (GATEWAY_WEBHOOK_DB). */
+  readonly deliveryDb: string;
+  readonly delivery: WebhookConfig;
+}
+
+export function loadGatewayWebhooks(
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+  dataDir: string,
+  cwd: string,
+): GatewayWebhooksConfig {
+  const placement = env.GATEWAY_WEBHOOK_DISPATCHER || 'embedded';
+  if (!(DISPATCHER_PLACEMENTS as readonly string[]).includes(placement))
+    problems.push(`GATEWAY_WEBHOOK_DISPATCHER='${placement}' must be embedded or external`);
+  const db = env.GATEWAY_WEBHOOK_DB || join(dataDir, 'webhooks.db');
+  return {
+    dispatcher: placement === 'external' ? 'external' : 'embedded',
+    deliveryDb: isAbsolute(db) ? db : resolve(cwd, db),
+    delivery: loadWebhookConfig(env, problems, cwd),
+  };
+}

@@ -1,0 +1,74 @@
+export const DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'DEAD_LETTERED'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** A notification to send, as the consumer records it. */
+export interface NewDelivery {
+  /** The X-Notification-Id and webhook-id: the order event's id, stable across attempts. */
+  readonly id: string;
+  readonly merchantId: string;
+  readonly orderId: string;
+  readonly streamId: string;
+  /** The event's revision in the order's stream: notifications of an order go out in this order. */
+  readonly revision: number;
+  readonly eventType: string;
+  readonly transactionId: string;
+  readonly url: string;
+  readonly body: string;
+  /** When the event store committed the event (ISO 8601): the start of the delivery lag. */
+  readonly committedAt: string;
+}
+
+/** A delivery the scheduler may send now. */
+export interface DueDelivery extends NewDelivery {
+  /** Attempts made so far, in every round. */
+  readonly attempts: number;
+  /** Failed attempts in the current round (a redelivery starts a new round). */
+  readonly roundAttempts: number;
+}
+
+export interface DeliveryAttempt {
+  /** 1, 2, …: the X-Notification-Attempt sent. */
+  readonly attempt: number;
+  readonly startedAt: string;
+  readonly latencyMs: number;
+  readonly statusCode?: number;
+  readonly outcome: 'DELIVERED' | 'FAILED';
+  readonly error?: string;
+}
+
+/** What an attempt leaves the delivery as: done, dead, or pending until a time (epoch ms). */
+export type AttemptConsequence =
+  | { readonly status: 'DELIVERED' }
+  | { readonly status: 'DEAD_LETTERED' }
+  | { readonly status: 'PENDING'; readonly nextAttemptAt: number };
+
+/** A delivery as listed to merchants and operators (the body is left out of lists). */
+export interface DeliverySummary {
+  readonly id: string;
+  readonly merchantId: string;
+  readonly orderId: string;
+  readonly transactionId: string;
+  readonly eventType: string;
+  readonly url: string;
+  readonly status: DeliveryStatus;
+  readonly attempts: number;
+  readonly createdAt: string;
+  readonly nextAttemptAt?: string;
+  readonly deliveredAt?: string;
+  readonly lastStatusCode?: number;
+  readonly lastError?: string;
+}
+
+export interface DeliveryQuery {
+  readonly merchantId?: string;
+  readonly status?: DeliveryStatus;
+  readonly limit: number;
+  /** Page cursor: deliveries recorded before this one (the previous page's `next`). */
+  readonly before?: number;
+}
+
+export interface DeliveryPage {
+  readonly deliveries: readonly DeliverySummary[];
+  /** Pass as `before` for the next page; absent on the last. */
+  readonly next?: number;
+}

@@ -1,0 +1,93 @@
+import type { EventStore } from '@gateway/event-store';
+import type { OrderEventConsumer, OrderEventEnvelope } from '@gateway/order-events';
+import type { MerchantRegistry } from '../../gateway/src/merchant/merchant-registry';
+import { DeliveryScheduler, type DeliveryObserver } from './delivery/delivery-scheduler';
+import { notificationFor } from './delivery/notification';
+import { RetrySchedule } from './delivery/retry-schedule';
+import type { SqliteDeliveryStore } from './delivery/sqlite-delivery.store';
+import { AddressGuard } from './sending/address-guard';
+import { HttpsWebhookSender, type WebhookSender } from './sending/webhook-sender';
+import type { WebhookConfig } from './webhook.config';
+
+export interface DispatcherParts {
+  readonly config: WebhookConfig;
+  /** Where order streams are read to render the notification body. */
+  readonly events: EventStore;
+  readonly deliveries: SqliteDeliveryStore;
+  readonly merchants: Pick<MerchantRegistry, 'find'>;
+  readonly consumer: OrderEventConsumer;
+  readonly observer?: DeliveryObserver;
+  /** Tests swap the HTTPS sender; the default is guarded and pinned (sending/webhook-sender.ts). */
+  readonly sender?: WebhookSender;
+}
+
+/**
+ * The webhook dispatcher: consumes order events, durably records the notification each calls for
+ * (de-duplicated by event id, so at-least-once input sends once), acknowledges, and lets the
+ * scheduler deliver with retries. Runs in the gateway process (embedded) or on its own (main.ts).
+ */
+export class WebhookDispatcher {
+  private readonly scheduler: DeliveryScheduler;
+
+  constructor(private readonly parts: DispatcherParts) {
+    const { config } = parts;
+    this.scheduler = new DeliveryScheduler({
+      store: parts.deliveries,
+      sender:
+        parts.sender ??
+        new HttpsWebhookSender({
+          guard: new AddressGuard(config.allowCidrs),
+          timeoutMs: config.timeoutMs,
+          extraCa: config.extraCa,
+          maxSockets: config.concurrency,
+        }),
+      schedule: new RetrySchedule(config.retryDelaysMs),
+      secretOf: (id) => {
+        const merchant = parts.merchants.find(id);
+        return merchant?.enabled ? merchant.notificationSecret : undefined;
+      },
+      concurrency: config.concurrency,
+      merchantConcurrency: config.merchantConcurrency,
+      pollMs: config.pollMs,
+      observer: parts.observer,
+    });
+  }
+
+  async start(): Promise<void> {
+    this.scheduler.start();
+    await this.parts.consumer.start((envelope) => this.handle(envelope));
+  }
+
+  /** The consumer's handler: resolves once the notification (if any) is durable. */
+  async handle(envelope: OrderEventEnvelope): Promise<void> {
+    // Notifications are on for every enabled merchant of the merchants file.
+    if (!this.parts.merchants.find(envelope.merchantId)?.enabled) return;
+    const notification = await notificationFor(this.parts.events, envelope);
+    if (!notification) return;
+    const recorded = await this.parts.deliveries.record(
+      {
+        id: envelope.eventId,
+        merchantId: envelope.merchantId,
+        orderId: envelope.orderId,
+        streamId: envelope.streamId,
+        revision: envelope.revision,
+        eventType: envelope.type,
+        committedAt: envelope.recordedAt,
+        ...notification,
+      },
+      Date.now(),
+    );
+    if (recorded) this.scheduler.nudge();
+  }
+
+  /** A redelivery made through the API in this process can go at once. */
+  nudge(): void {
+    this.scheduler.nudge();
+  }
+
+  /** Stops consuming, then sending; the delivery store is the caller's to close. */
+  async close(): Promise<void> {
+    await this.parts.consumer.close();
+    await this.scheduler.close();
+  }
+}

@@ -1,0 +1,173 @@
+import {
+  decide,
+  evolve,
+  initialState,
+  orderStreamId,
+  type OrderCommand,
+  type OrderEvent,
+} from '@gateway/domain';
+import { InMemoryEventStore, type EventStore } from '@gateway/event-store';
+import {
+  toEnvelope,
+  type OrderEventConsumer,
+  type OrderEventEnvelope,
+  type OrderEventHandler,
+} from '@gateway/order-events';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteDeliveryStore } from '../../src/delivery/sqlite-delivery.store';
+import type { SendResult, WebhookSender } from '../../src/sending/webhook-sender';
+import { WebhookDispatcher } from '../../src/webhook-dispatcher';
+import type { WebhookConfig } from '../../src/webhook.config';
+
+export const secretOf = (merchantId: string) => `secret-of-${merchantId}-0123456789`;
+
+/** A consumer the test feeds by hand, as the bus would. */
+export class HandFedConsumer implements OrderEventConsumer {
+  private handle?: OrderEventHandler;
+  async start(handle: OrderEventHandler): Promise<void> {
+    this.handle = handle;
+  }
+  feed(envelope: OrderEventEnvelope): Promise<void> {
+    return this.handle!(envelope);
+  }
+  async close(): Promise<void> {
+    this.handle = undefined;
+  }
+}
+
+export interface SentRequest {
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+}
+
+/** Answers by URL: a status, or 'hang' (never answers until the sender is closed). */
+export class ScriptedSender implements WebhookSender {
+  readonly sent: SentRequest[] = [];
+  private readonly hanging = new Set<() => void>();
+  constructor(public answer: (url: string, nth: number) => number | 'hang' = () => 200) {}
+
+  send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
+    this.sent.push({ url, headers, body });
+    const status = this.answer(url, this.sent.filter((s) => s.url === url).length);
+    if (status !== 'hang') return Promise.resolve({ statusCode: status, latencyMs: 1 });
+    return new Promise((resolve) => {
+      const release = () => resolve({ latencyMs: 1, error: 'closed' });
+      this.hanging.add(release);
+    });
+  }
+  to(url: string): SentRequest[] {
+    return this.sent.filter((s) => s.url === url);
+  }
+  close(): void {
+    this.hanging.forEach((release) => release());
+  }
+}
+
+export const testConfig = (overrides: Partial<WebhookConfig> = {}): WebhookConfig => ({
+  retryDelaysMs: [0, 30, 30],
+  timeoutMs: 1000,
+  concurrency: 8,
+  merchantConcurrency: 2,
+  allowCidrs: [],
+  pollMs: 50,
+  ...overrides,
+});
+
+/** Appends what a command decides to the order's stream; returns the envelopes of the new events. */
+export async function record(
+  store: EventStore,
+  command: OrderCommand,
+): Promise<OrderEventEnvelope[]> {
+  const streamId = orderStreamId(command.merchantId, command.orderId);
+  const before = await store.readStream(streamId);
+  const state = before.reduce((s, e) => evolve(s, e as unknown as OrderEvent), initialState());
+  const events = decide(command, state);
+  await store.appendToStream(
+    streamId,
+    events.map((e) => ({
+      eventId: randomUUID(),
+      type: e.type,
+      data: e.data,
+      metadata: { apiVersion: 100, apiOperation: command.type.toUpperCase() },
+    })),
+    before.length ? before.length - 1 : 'no_stream',
+  );
+  return (await store.readStream(streamId)).slice(before.length).map(toEnvelope);
+}
+
+export interface Harness {
+  readonly events: EventStore;
+  readonly deliveries: SqliteDeliveryStore;
+  readonly sender: ScriptedSender;
+  readonly consumer: HandFedConsumer;
+  readonly dispatcher: WebhookDispatcher;
+  /** Feeds every envelope to the dispatcher, as the bus would. */
+  feed(envelopes: readonly OrderEventEnvelope[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(
+  options: {
+    config?: Partial<WebhookConfig>;
+    file?: string;
+    events?: EventStore;
+    sender?: ScriptedSender;
+  } = {},
+): Promise<Harness> {
+  const events = options.events ?? new InMemoryEventStore();
+  const file = options.file ?? join(mkdtempSync(join(tmpdir(), 'webhooks-')), 'webhooks.db');
+  const deliveries = new SqliteDeliveryStore(file);
+  const sender = options.sender ?? new ScriptedSender();
+  const consumer = new HandFedConsumer();
+  const dispatcher = new WebhookDispatcher({
+    config: testConfig(options.config),
+    events,
+    deliveries,
+    merchants: {
+      find: (id) => ({
+        id,
+        enabled: true,
+        notificationSecret: secretOf(id),
+        passwordHash: '',
+        test: true,
+        permissions: [],
+        cardMask: '6.4',
+      }),
+    },
+    consumer,
+    sender,
+  });
+  await dispatcher.start();
+  return {
+    events,
+    deliveries,
+    sender,
+    consumer,
+    dispatcher,
+    feed: async (envelopes) => {
+      for (const envelope of envelopes) await consumer.feed(envelope);
+    },
+    close: async () => {
+      await dispatcher.close();
+      deliveries.close();
+    },
+  };
+}
+
+/** Polls until `check` returns something truthy. */
+export async function eventually<T>(
+  check: () => T | undefined | false,
+  timeoutMs = 5000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((done) => setTimeout(done, 10));
+  }
+}
