@@ -17,6 +17,8 @@ export interface GatewayConfig {
   readonly sessionTtlSeconds: number;
   /** Least severe level written to the JSON log ('silent' writes nothing). */
   readonly logLevel: LogLevel;
+  /** Events per read-model transaction at most, for the order-summary projector. */
+  readonly projectionBatchSize: number;
 }
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -78,6 +80,7 @@ export function loadConfig(
     ...(publicUrl ? { publicUrl } : {}),
     sessionTtlSeconds: integer('GATEWAY_SESSION_TTL', 3600, 1, 7 * 24 * 3600),
     logLevel: logLevel(),
+    projectionBatchSize: integer('GATEWAY_PROJECTION_BATCH', 500, 1, 10_000),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

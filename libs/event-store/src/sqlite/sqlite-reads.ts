@@ -1,16 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { GlobalPosition, ReadAllOptions, StoredEvent } from '../event-store.port';
 
-interface Row {
-  position: bigint;
-  stream_id: string;
-  revision: bigint;
-  event_id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: string;
-}
+/** A row as an array in COLUMNS order: raw rows skip building an object per row (replays read millions). */
+type Row = [bigint, string, bigint, string, string, string, string, string];
 
 const COLUMNS = 'position, stream_id, revision, event_id, type, data, metadata, recorded_at';
 const DEFAULT_READ_ALL_COUNT = 1000;
@@ -27,7 +19,7 @@ export class SqliteReads {
   private readonly head: Database.Statement;
 
   constructor(db: Database.Database) {
-    const prepare = (sql: string) => db.prepare(sql).safeIntegers(true);
+    const prepare = (sql: string) => db.prepare(sql).safeIntegers(true).raw(true);
     this.stream = prepare(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? ORDER BY revision`);
     this.all = prepare(
       `SELECT ${COLUMNS} FROM events WHERE position > @after ORDER BY position LIMIT @limit`,
@@ -37,7 +29,7 @@ export class SqliteReads {
       `SELECT ${COLUMNS} FROM events WHERE position > @after AND substr(stream_id, 1, length(@prefix)) = @prefix
        ORDER BY position LIMIT @limit`,
     );
-    this.head = prepare('SELECT max(position) FROM events').pluck();
+    this.head = db.prepare('SELECT max(position) FROM events').safeIntegers(true).pluck();
   }
 
   readStream(streamId: string): StoredEvent[] {
@@ -61,15 +53,24 @@ export class SqliteReads {
   }
 }
 
-function toStored(row: Row): StoredEvent {
+function toStored([
+  position,
+  streamId,
+  revision,
+  eventId,
+  type,
+  data,
+  metadata,
+  recordedAt,
+]: Row): StoredEvent {
   return {
-    streamId: row.stream_id,
-    revision: Number(row.revision),
-    position: row.position,
-    eventId: row.event_id,
-    type: row.type,
-    data: JSON.parse(row.data),
-    metadata: JSON.parse(row.metadata),
-    recordedAt: row.recorded_at,
+    streamId,
+    revision: Number(revision),
+    position,
+    eventId,
+    type,
+    data: JSON.parse(data),
+    metadata: JSON.parse(metadata),
+    recordedAt,
   };
 }
