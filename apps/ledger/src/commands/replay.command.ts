@@ -1,3 +1,4 @@
+import { formatAmount } from '@gateway/domain';
 import type { EventReader } from '@gateway/event-store';
 import {
   diffOrderSummaries,
@@ -18,6 +19,7 @@ export interface ReplayOptions {
 }
 
 const MAX_LISTED = 100;
+const AMOUNT_FIELDS = new Set(['totalAuthorized', 'totalCaptured', 'totalRefunded']);
 
 /**
  * `replay`: rebuilds the order-summary read model from the first event into a file of its own,
@@ -60,9 +62,13 @@ export async function replay(
       let differences = 0;
       for (const d of diffOrderSummaries(live.rows(), rebuilt.rows())) {
         differences += 1;
+        const shown = (value: unknown) =>
+          AMOUNT_FIELDS.has(d.field) && typeof value === 'number'
+            ? formatAmount(value)
+            : String(value);
         if (differences <= MAX_LISTED)
           io.out.write(
-            `DIFFERENT merchant ${d.merchantId} order ${d.orderId} ${d.field}: live ${String(d.live)}, replayed ${String(d.replayed)}\n`,
+            `DIFFERENT merchant ${d.merchantId} order ${d.orderId} ${d.field}: live ${shown(d.live)}, replayed ${shown(d.replayed)}\n`,
           );
       }
       if (differences > MAX_LISTED)

@@ -83,9 +83,12 @@ export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
 
   /** Opens an existing read model for reading only (the audit CLI, beside a running gateway). */
   static openReadOnly(filename: string): SqliteOrderSummaryReadModel {
-    return new SqliteOrderSummaryReadModel(
-      new Database(filename, { readonly: true, fileMustExist: true }),
-    );
+    const db = new Database(filename, { readonly: true, fileMustExist: true });
+    if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
+      db.close();
+      throw new Error(`${filename} is not an order-summary read model of this version (yet)`);
+    }
+    return new SqliteOrderSummaryReadModel(db);
   }
 
   checkpoint(): GlobalPosition | undefined {
