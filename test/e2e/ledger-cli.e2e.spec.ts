@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import {
   authorizeBody,
   merchantClient,
+  projectionCaughtUp,
   startGateway,
   type RunningGateway,
 } from '../support/gateway-process';
@@ -29,16 +30,6 @@ function ledger(dataDir: string, ...args: string[]): Promise<CliRun> {
     child.on('error', fail);
     child.on('close', (code) => done({ code, stdout, stderr }));
   });
-}
-
-async function caughtUp(baseUrl: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const { checkpoint, head } = (await (await fetch(`${baseUrl}/health/ready`)).json()).projections
-      .orderSummary;
-    if (checkpoint !== undefined && checkpoint === head) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('the projection did not catch up');
 }
 
 /** Runs SQL on a data directory's SQLite file as someone with write access to it would. */
@@ -69,7 +60,7 @@ describe('ledger CLI (finance) against a data directory written by a real gatewa
     expect((await api.put('/order/fin-1/transaction/r', refund)).status).toBe(201);
     const other = merchantClient(gateway, 'TESTOTHER');
     expect((await other.put('/order/fin-x/transaction/a', authorizeBody('7.00'))).status).toBe(201);
-    await caughtUp(gateway.baseUrl);
+    await projectionCaughtUp(gateway);
   });
   afterAll(() => gateway?.stop());
 
@@ -78,8 +69,8 @@ describe('ledger CLI (finance) against a data directory written by a real gatewa
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split('\n');
     expect(lines[0].split(/\s+/)).toEqual([
-      'revision',
       'recordedAt',
+      'revision',
       'event',
       'transactionId',
       'transactionType',
@@ -96,8 +87,8 @@ describe('ledger CLI (finance) against a data directory written by a real gatewa
       'RefundProcessed',
     ]);
     expect(rows[2]).toEqual([
-      '2',
       expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      '2',
       'CaptureProcessed',
       'c',
       'CAPTURE',

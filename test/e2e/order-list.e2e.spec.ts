@@ -3,21 +3,11 @@ import {
   basicAuth,
   merchantClient,
   MERCHANTS,
+  projectionCaughtUp,
   useGateway,
 } from '../support/gateway-process';
 
 const under = useGateway();
-
-/** Polls until the projection has applied every event (lag visible in /health/ready). */
-async function caughtUp(baseUrl: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const ready = await (await fetch(`${baseUrl}/health/ready`)).json();
-    const { checkpoint, head } = ready.projections.orderSummary;
-    if (checkpoint !== undefined && checkpoint === head) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('the projection did not catch up');
-}
 
 describe('GET …/merchant/{m}/order: the merchant order list (order-summary read model)', () => {
   const ids = ['list-a', 'list-b', 'list-c', 'list-d', 'list-e'];
@@ -52,7 +42,7 @@ describe('GET …/merchant/{m}/order: the merchant order list (order-summary rea
     expect((await other.put('/order/other-1/transaction/1', authorizeBody('7.00'))).status).toBe(
       201,
     );
-    await caughtUp(under.gateway.baseUrl);
+    await projectionCaughtUp(under.gateway);
   });
 
   it('lists the orders newest first with status, totals, currency, times and transaction count', async () => {
@@ -162,7 +152,7 @@ describe('GET …/merchant/{m}/order: the merchant order list (order-summary rea
       },
     );
     expect(response.status).toBe(400);
-    expect((await response.json()).error.field).toBe('version');
+    expect(((await response.json()) as any).error.field).toBe('version');
   });
 
   it('shows the projection lag in /metrics', async () => {

@@ -106,7 +106,7 @@ describe('order-summary projector under kill -9', () => {
 
     const restarted = await startGateway(dataDir, { GATEWAY_LOG_LEVEL: 'silent' });
     for (let i = 0; i < 400; i++) {
-      const ready = await (await fetch(`${restarted.baseUrl}/health/ready`)).json();
+      const ready: any = await (await fetch(`${restarted.baseUrl}/health/ready`)).json();
       if (ready.projections.orderSummary.checkpoint === head.toString()) break;
       await new Promise((r) => setTimeout(r, 25));
     }

@@ -4,17 +4,10 @@ import { oneOf, UsageError } from '../ledger-args';
 import type { LedgerOutput } from '../ledger-context';
 import { EVENT_ROW_COLUMNS, eventRow, table } from '../event-rows';
 
-const HISTORY_COLUMNS = [
-  'revision',
-  'recordedAt',
-  'event',
-  'transactionId',
-  'transactionType',
-  'amount',
-  'currency',
-  'gatewayCode',
-  'causedBy',
-] as const;
+// The order is known from the command line; the rest of an event row, in the same order.
+const HISTORY_COLUMNS = EVENT_ROW_COLUMNS.filter(
+  (c) => !['position', 'merchant', 'order', 'result'].includes(c),
+);
 
 /** `history <merchant> <order>`: every event of the order, oldest first. Exit 1 if there are none. */
 export async function history(
