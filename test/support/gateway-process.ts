@@ -235,3 +235,14 @@ export function orderIds(prefix: string): () => string {
   let n = 0;
   return () => `${prefix}-${Date.now()}-${++n}`;
 }
+
+/** Resolves once the gateway's order-summary projection has applied every event (/health/ready). */
+export async function projectionCaughtUp(gateway: RunningGateway): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const ready: any = await (await fetch(`${gateway.baseUrl}/health/ready`)).json();
+    const { checkpoint, head } = ready.projections.orderSummary;
+    if (checkpoint !== undefined && checkpoint === head) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('the projection did not catch up');
+}

@@ -5,7 +5,18 @@ import {
   type AuthenticationServer,
 } from '@gateway/acquirer';
 import { createEventStore, type EventStore } from '@gateway/event-store';
-import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  OrderSummaryProjector,
+  SqliteOrderSummaryReadModel,
+  type OrderSummaryReadModel,
+} from '@gateway/projections';
+import {
+  Inject,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { join } from 'node:path';
 import { BasicAuthGuard } from './auth/basic-auth.guard';
@@ -19,10 +30,13 @@ import { MerchantRegistry } from './merchant/merchant-registry';
 import { GatewayMetrics } from './ops/gateway-metrics';
 import { OpsHttpController } from './ops/ops.http.controller';
 import { KeyedMutex } from './order/keyed-mutex';
+import { ListOrdersHandler } from './order/list-orders.query';
+import { OrderListHttpController } from './order/order-list.http.controller';
 import { OrderHttpController } from './order/order.http.controller';
 import { OrderRepository } from './order/order.repository';
 import { RetrieveOrderHandler } from './order/retrieve-order.query';
 import { PageTokens } from './payer/page-token';
+import { ProjectionLifecycle } from './projection/projection.lifecycle';
 import { PayerHttpController } from './payer/payer.http.controller';
 import { PayerLinks } from './payer/payer-links';
 import { PayerTransactionHandler } from './payer/payer-transaction.query';
@@ -40,6 +54,7 @@ import {
   GATEWAY_CONFIG,
   LOGGER,
   MERCHANT_REGISTRY,
+  ORDER_SUMMARIES,
   SESSION_STORE,
   type Clock,
 } from './tokens';
@@ -80,6 +95,7 @@ export class AppModule {
       controllers: [
         TransactionHttpController,
         OrderHttpController,
+        OrderListHttpController,
         SessionHttpController,
         PayerHttpController,
         DocsHttpController,
@@ -107,10 +123,36 @@ export class AppModule {
               AesGcmKeyring.ofKey(dataDirKey(config.dataDir, 'session.key')),
             ),
         },
+        // The read model is local SQLite beside the event log, whatever the event store.
+        {
+          provide: ORDER_SUMMARIES,
+          useFactory: () => SqliteOrderSummaryReadModel.open(join(config.dataDir, 'read-model.db')),
+        },
+        {
+          provide: OrderSummaryProjector,
+          useFactory: (store: EventStore, readModel: OrderSummaryReadModel) => {
+            const logger = new Logger('OrderSummaryProjector');
+            return new OrderSummaryProjector(store, readModel, {
+              batchSize: config.projectionBatchSize,
+              onError: (error) => logger.error(`projection failed: ${error.message}; retrying`),
+            });
+          },
+          inject: [EVENT_STORE, ORDER_SUMMARIES],
+        },
+        {
+          provide: ProjectionLifecycle,
+          useFactory: (projector: OrderSummaryProjector, readModel: OrderSummaryReadModel) =>
+            new ProjectionLifecycle(projector, readModel),
+          inject: [OrderSummaryProjector, ORDER_SUMMARIES],
+        },
         {
           provide: GatewayMetrics,
-          useFactory: (store: EventStore) => new GatewayMetrics(store),
-          inject: [EVENT_STORE],
+          useFactory: (store: EventStore, projector: OrderSummaryProjector) => {
+            const metrics = new GatewayMetrics(store);
+            metrics.observeProjection('order_summary', () => projector.lag());
+            return metrics;
+          },
+          inject: [EVENT_STORE, OrderSummaryProjector],
         },
         {
           provide: OrderRepository,
@@ -172,6 +214,7 @@ export class AppModule {
         ProcessTransactionHandler,
         RecordPayerStepHandler,
         RetrieveOrderHandler,
+        ListOrdersHandler,
         PayerTransactionHandler,
         ...webhookProviders(config),
       ],

@@ -6,6 +6,7 @@ export const SESSION_STORE = Symbol('SessionStore');
 export const MERCHANT_REGISTRY = Symbol('MerchantRegistry');
 export const GATEWAY_CONFIG = Symbol('GatewayConfig');
 export const CLOCK = Symbol('Clock');
+export const ORDER_SUMMARIES = Symbol('OrderSummaryReadModel');
 
 /** Time is passed in, never read inside the domain. */
 export type Clock = () => Date;

@@ -24,3 +24,14 @@ export function parseAmount(text: string): Thousandths | undefined {
 export function toDecimal(amount: Thousandths): number {
   return amount / 1000;
 }
+
+/**
+ * An amount as exact decimal text for people and files (reports, CSV): at least two decimals,
+ * three when the thousandth is not zero. "100.00", "0.50", "10.505", "-3.00".
+ */
+export function formatAmount(amount: Thousandths): string {
+  const sign = amount < 0 ? '-' : '';
+  const magnitude = Math.abs(amount);
+  const fraction = String(magnitude % 1000).padStart(3, '0');
+  return `${sign}${Math.floor(magnitude / 1000)}.${fraction.endsWith('0') ? fraction.slice(0, 2) : fraction}`;
+}

@@ -1,4 +1,5 @@
 import {
+  formatAmount,
   isLuhnValid,
   isSameCard,
   maskAccountNumber,
@@ -33,6 +34,20 @@ describe('money in thousandths', () => {
     ).toBe('{"a":10.505,"b":0.1,"c":0.001,"d":999999999999.999}');
     // 0.1 + 0.2 style drift would show here: 0.3 in thousandths is exact.
     expect(toDecimal(parseAmount('0.1')! + parseAmount('0.2')!)).toBe(0.3);
+  });
+
+  it.each([
+    [100_000, '100.00'],
+    [500, '0.50'],
+    [10_505, '10.505'],
+    [1, '0.001'],
+    [0, '0.00'],
+    [-3_000, '-3.00'],
+    [-1_250, '-1.25'],
+    [999_999_999_999_999, '999999999999.999'],
+  ])('formats %d thousandths as %s, which parses back', (thousandths, text) => {
+    expect(formatAmount(thousandths)).toBe(text);
+    expect(parseAmount(text)).toBe(thousandths);
   });
 });
 

@@ -110,3 +110,6 @@ export interface EventStore {
   headPosition(): Promise<GlobalPosition | undefined>;
   close(): Promise<void>;
 }
+
+/** The reading half of the port, all an audit or a projection rebuild needs. */
+export type EventReader = Pick<EventStore, 'readStream' | 'readAll' | 'headPosition' | 'close'>;

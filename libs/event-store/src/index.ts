@@ -6,6 +6,14 @@ export type { KurrentDbEventStoreOptions } from './kurrentdb/kurrentdb-event-sto
 export type { SqliteEventStoreOptions } from './sqlite/sqlite-event-store';
 export type { WriterStats as SqliteWriterStats } from './sqlite/group-commit-writer';
 export { SCHEMA_VERSION } from './sqlite/schema';
+export { SqliteEventLog } from './sqlite/sqlite-event-log';
+export { eventHash, GENESIS_HASH } from './sqlite/hash-chain';
+export type {
+  ChainAnchor,
+  ChainProblem,
+  ChainProblemKind,
+  ChainReport,
+} from './sqlite/verify-hash-chain';
 
 import type { EventStore } from './event-store.port';
 import { InMemoryEventStore } from './memory/in-memory-event-store';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { SqliteEventStore } from '../src';
+import { SqliteEventLog, SqliteEventStore } from '../src';
 import { tempDir } from './support/temp-db';
 
 const CHILD = join(__dirname, 'support', 'crash-child.js');
@@ -63,6 +63,10 @@ describe('SqliteEventStore crash safety', () => {
         expect([streamId, count % EVENTS_PER_APPEND]).toEqual([streamId, 0]);
       for (let i = 1; i < all.length; i++) expect(all[i].position > all[i - 1].position).toBe(true);
       await store.close();
+      // The hash chain survives the crash: what committed was chained, nothing half-written.
+      const log = SqliteEventLog.open(filename);
+      expect(log.verify().problems).toEqual([]);
+      await log.close();
     } finally {
       remove();
     }

@@ -30,6 +30,8 @@ export interface GatewayConfig {
   readonly bus: BusConfig;
   /** Webhook notifications: where the dispatcher runs, its store and delivery settings. */
   readonly webhooks: GatewayWebhooksConfig;
+  /** Events per read-model transaction at most, for the order-summary projector. */
+  readonly projectionBatchSize: number;
 }
 
 export type BusConfig =
@@ -112,6 +114,7 @@ export function loadConfig(
     ...(dataKeys ? { dataKeys } : {}),
     bus,
     webhooks: loadGatewayWebhooks(env, problems, path('GATEWAY_DATA_DIR', 'data'), cwd),
+    projectionBatchSize: integer('GATEWAY_PROJECTION_BATCH', 500, 1, 10_000),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -1,4 +1,5 @@
 import type { SqliteWriterStats } from '@gateway/event-store';
+import type { ProjectionLag } from '@gateway/projections';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** A store that reports group-commit counters (the SQLite adapter); others simply report none. */
@@ -44,6 +45,40 @@ export class GatewayMetrics {
   constructor(store: object) {
     collectDefaultMetrics({ register: this.registry });
     if (hasWriterStats(store)) this.observeWriter(store);
+  }
+
+  /** Projection lag, read from the projector when /metrics is scraped. */
+  observeProjection(projection: string, lag: () => Promise<ProjectionLag>): void {
+    const registers = [this.registry];
+    let last: Promise<ProjectionLag> | undefined;
+    // One lag reading serves the three gauges of a scrape.
+    const read = () => (last ??= lag().finally(() => setImmediate(() => (last = undefined))));
+    const gauge = (name: string, help: string, value: (l: ProjectionLag) => number | undefined) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['projection'] as const,
+        registers,
+        async collect() {
+          const reading = value(await read());
+          if (reading !== undefined) this.set({ projection }, reading);
+        },
+      });
+    gauge(
+      'gateway_projection_lag_seconds',
+      'Age of the oldest event the projection has not applied yet (0 when caught up)',
+      (l) => l.seconds,
+    );
+    gauge(
+      'gateway_projection_checkpoint_position',
+      'Global position of the last event the projection applied',
+      (l) => (l.checkpoint === undefined ? undefined : Number(l.checkpoint)),
+    );
+    gauge(
+      'gateway_projection_head_position',
+      'Global position of the last event in the store',
+      (l) => (l.head === undefined ? undefined : Number(l.head)),
+    );
   }
 
   private observeWriter(store: StatsSource): void {

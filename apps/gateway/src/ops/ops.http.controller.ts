@@ -1,6 +1,8 @@
 import type { EventStore } from '@gateway/event-store';
+import { OrderSummaryProjector } from '@gateway/projections';
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { projectionHealth } from '../projection/projection.lifecycle';
 import { EVENT_STORE } from '../tokens';
 import { GatewayMetrics } from './gateway-metrics';
 import { readiness } from './health';
@@ -9,7 +11,8 @@ import { readiness } from './health';
  * Operations endpoints, without credentials: they reveal no merchant data, and the gateway listens
  * on loopback unless told otherwise.
  * - /health/live: the process answers.
- * - /health/ready: 200, or 503 when the event store cannot take appends (see readiness).
+ * - /health/ready: 200, or 503 when the event store cannot take appends (see readiness), with
+ *   the projection's state and lag (a lagging projection does not make the gateway unready).
  * - /metrics: Prometheus text format.
  */
 @Controller()
@@ -17,6 +20,7 @@ export class OpsHttpController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly metrics: GatewayMetrics,
+    private readonly projector: OrderSummaryProjector,
   ) {}
 
   @Get('health/live')
@@ -28,7 +32,7 @@ export class OpsHttpController {
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
     const { ready, body } = await readiness(this.store);
     void reply.status(ready ? 200 : 503);
-    return body;
+    return { ...body, projections: await projectionHealth(this.projector) };
   }
 
   @Get('metrics')

@@ -1,10 +1,14 @@
 import type { Database } from 'better-sqlite3';
+import { eventHash, GENESIS_HASH } from './hash-chain';
+
+/** A migration is SQL, or a function when it must compute values SQLite cannot (hashes). */
+type Migration = string | ((db: Database) => void);
 
 /**
  * Schema migrations, tracked in PRAGMA user_version (no extra table). Append new entries,
  * never edit applied ones: later issues add projection checkpoints and tamper-evidence hashes.
  */
-export const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly Migration[] = [
   // 1: the append-only event log. AUTOINCREMENT so a position is never reused; STRICT so a
   // wrong type is an error rather than a silent coercion; triggers make rows immutable.
   `CREATE TABLE events (
@@ -22,7 +26,61 @@ export const MIGRATIONS: readonly string[] = [
      BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;
    CREATE TRIGGER events_no_delete BEFORE DELETE ON events
      BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;`,
+  // 2: tamper evidence (see hash-chain.ts). Existing rows are hashed in log order; the update
+  // trigger is lifted for that backfill only, inside the migration's transaction.
+  (db) => {
+    db.exec(`ALTER TABLE events ADD COLUMN previous_hash TEXT;
+             ALTER TABLE events ADD COLUMN log_previous_hash TEXT;
+             ALTER TABLE events ADD COLUMN hash TEXT;
+             DROP TRIGGER events_no_update;`);
+    backfillHashes(db);
+    db.exec(`CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+               BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;`);
+  },
 ];
+
+interface UnhashedRow {
+  position: number;
+  stream_id: string;
+  revision: number;
+  event_id: string;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+}
+
+function backfillHashes(db: Database): void {
+  const page = db.prepare(
+    `SELECT position, stream_id, revision, event_id, type, data, metadata, recorded_at
+     FROM events WHERE position > ? ORDER BY position LIMIT 1000`,
+  );
+  const update = db.prepare(
+    'UPDATE events SET previous_hash = ?, log_previous_hash = ?, hash = ? WHERE position = ?',
+  );
+  const streamTails = new Map<string, string>();
+  let logTail = GENESIS_HASH;
+  for (let after = 0; ;) {
+    const rows = page.all(after) as UnhashedRow[];
+    if (rows.length === 0) return;
+    for (const row of rows) {
+      const previous = streamTails.get(row.stream_id) ?? GENESIS_HASH;
+      const hash = eventHash(previous, logTail, {
+        streamId: row.stream_id,
+        revision: row.revision,
+        eventId: row.event_id,
+        type: row.type,
+        data: row.data,
+        metadata: row.metadata,
+        recordedAt: row.recorded_at,
+      });
+      update.run(previous, logTail, hash, row.position);
+      streamTails.set(row.stream_id, hash);
+      logTail = hash;
+    }
+    after = rows[rows.length - 1].position;
+  }
+}
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -39,7 +97,9 @@ export function migrate(db: Database): void {
       );
     }
     for (let version = from + 1; version <= SCHEMA_VERSION; version++) {
-      db.exec(MIGRATIONS[version - 1]);
+      const migration = MIGRATIONS[version - 1];
+      if (typeof migration === 'string') db.exec(migration);
+      else migration(db);
       db.pragma(`user_version = ${version}`);
     }
   }).immediate();

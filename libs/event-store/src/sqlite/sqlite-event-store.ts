@@ -16,6 +16,7 @@ import type {
 import { serializeAppend } from '../new-events';
 import { GroupCommitWriter, type WriterStats } from './group-commit-writer';
 import { migrate } from './schema';
+import { SqliteReads } from './sqlite-reads';
 
 export interface SqliteEventStoreOptions {
   /** Database file; its directory is created if missing. */
@@ -32,20 +33,6 @@ export interface SqliteEventStoreOptions {
   readonly subscriptionBatchSize?: number;
 }
 
-interface Row {
-  position: bigint;
-  stream_id: string;
-  revision: bigint;
-  event_id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: string;
-}
-
-const COLUMNS = 'position, stream_id, revision, event_id, type, data, metadata, recorded_at';
-const DEFAULT_READ_ALL_COUNT = 1000;
-
 /**
  * Embedded adapter. Writes go through a worker thread that owns the only write connection
  * and group-commits (see GroupCommitWriter); reads run synchronously on the calling thread
@@ -56,7 +43,7 @@ export class SqliteEventStore implements EventStore {
   private readonly listeners = new Set<() => void>();
   private readonly subscriptions = new Set<CatchUpSubscription>();
   private closing: Promise<void> | undefined;
-  private readonly statements: ReturnType<typeof prepareReads>;
+  private readonly reads: SqliteReads;
 
   private constructor(
     private readonly reader: Database.Database,
@@ -64,7 +51,7 @@ export class SqliteEventStore implements EventStore {
     private readonly options: SqliteEventStoreOptions,
     notifier: { notify: () => void },
   ) {
-    this.statements = prepareReads(reader);
+    this.reads = new SqliteReads(reader);
     notifier.notify = () => {
       for (const listener of this.listeners) listener();
     };
@@ -114,20 +101,12 @@ export class SqliteEventStore implements EventStore {
 
   async readStream(streamId: string): Promise<StoredEvent[]> {
     this.assertOpen();
-    return (this.statements.stream.all(streamId) as Row[]).map(toStored);
+    return this.reads.readStream(streamId);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
     this.assertOpen();
-    const params = {
-      after: options.after ?? 0n,
-      limit: options.maxCount ?? DEFAULT_READ_ALL_COUNT,
-    };
-    const rows =
-      options.streamPrefix === undefined
-        ? this.statements.all.all(params)
-        : this.statements.allWithPrefix.all({ ...params, prefix: options.streamPrefix });
-    return (rows as Row[]).map(toStored);
+    return this.reads.readAll(options);
   }
 
   subscribe(options: SubscribeOptions = {}): Subscription {
@@ -153,7 +132,7 @@ export class SqliteEventStore implements EventStore {
 
   async headPosition(): Promise<GlobalPosition | undefined> {
     this.assertOpen();
-    return (this.statements.head.get() as bigint | null) ?? undefined;
+    return this.reads.headPosition();
   }
 
   /** Group-commit counters, for metrics. */
@@ -184,33 +163,4 @@ export class SqliteEventStore implements EventStore {
   private assertOpen(): void {
     if (this.closing) throw new Error('Event store is closed');
   }
-}
-
-function prepareReads(db: Database.Database) {
-  const prepare = (sql: string) => db.prepare(sql).safeIntegers(true);
-  return {
-    stream: prepare(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? ORDER BY revision`),
-    all: prepare(
-      `SELECT ${COLUMNS} FROM events WHERE position > @after ORDER BY position LIMIT @limit`,
-    ),
-    // substr rather than LIKE: stream ids may contain '_' or '%', and LIKE ignores ASCII case.
-    allWithPrefix: prepare(
-      `SELECT ${COLUMNS} FROM events WHERE position > @after AND substr(stream_id, 1, length(@prefix)) = @prefix
-       ORDER BY position LIMIT @limit`,
-    ),
-    head: prepare('SELECT max(position) FROM events').pluck(),
-  };
-}
-
-function toStored(row: Row): StoredEvent {
-  return {
-    streamId: row.stream_id,
-    revision: Number(row.revision),
-    position: row.position,
-    eventId: row.event_id,
-    type: row.type,
-    data: JSON.parse(row.data),
-    metadata: JSON.parse(row.metadata),
-    recordedAt: row.recorded_at,
-  };
 }

@@ -12,6 +12,7 @@
 export const WRITER_WORKER_SOURCE = String.raw`
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
 const Database = require(workerData.sqliteModule);
 
 const db = new Database(workerData.filename);
@@ -20,11 +21,22 @@ db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL'); // fsync the WAL on every commit: an ack survives power loss
 db.defaultSafeIntegers(true); // positions come back as bigint
 
-const head = db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1').pluck();
+const head = db.prepare('SELECT revision, hash FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
+const logHead = db.prepare('SELECT hash FROM events ORDER BY position DESC LIMIT 1').pluck();
 const known = db.prepare('SELECT 1 FROM events WHERE event_id = ?').pluck();
 const insert = db.prepare(
-  'INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  'INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at, previous_hash, log_previous_hash, hash)' +
+    ' VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
 );
+
+// Tamper evidence: the same formula as eventHash in hash-chain.ts.
+const GENESIS = '0'.repeat(64);
+function hashOf(previous, logPrevious, streamId, revision, event, recordedAt) {
+  const fields = [previous, logPrevious, streamId, revision, event.eventId, event.type, event.data, event.metadata, recordedAt];
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
+}
+// Hash of the log's last event, read under the batch's write lock (other processes append too).
+let logTail = GENESIS;
 
 function matches(expected, actual) {
   if (expected === 'any') return true;
@@ -35,7 +47,7 @@ function matches(expected, actual) {
 // Nested inside commitBatch, so better-sqlite3 runs it in a SAVEPOINT: a throw undoes this append only.
 const appendOne = db.transaction((append, recordedAt) => {
   const last = head.get(append.streamId);
-  const actual = last === undefined ? -1 : Number(last);
+  const actual = last === undefined ? -1 : Number(last.revision);
   if (!matches(append.expected, actual)) return { status: 'conflict', actual };
   const ids = new Set();
   for (const event of append.events) {
@@ -45,26 +57,33 @@ const appendOne = db.transaction((append, recordedAt) => {
     ids.add(event.eventId);
   }
   let revision = actual;
+  let previous = last === undefined ? GENESIS : last.hash;
   let position;
   for (const event of append.events) {
     revision += 1;
-    position = insert.run(append.streamId, revision, event.eventId, event.type, event.data, event.metadata, recordedAt)
+    const hash = hashOf(previous, logTail, append.streamId, revision, event, recordedAt);
+    position = insert.run(append.streamId, revision, event.eventId, event.type, event.data, event.metadata, recordedAt, previous, logTail, hash)
       .lastInsertRowid;
+    previous = hash;
+    logTail = hash;
   }
   return { status: 'ok', revision, position };
 });
 
 // Appends run in arrival order, so a later append to the same stream sees the earlier one.
-const commitBatch = db.transaction((appends, recordedAt) =>
-  appends.map((append) => {
+const commitBatch = db.transaction((appends, recordedAt) => {
+  logTail = logHead.get() ?? GENESIS;
+  return appends.map((append) => {
+    const tailBefore = logTail;
     try {
       return appendOne(append, recordedAt);
     } catch (error) {
       if (!db.inTransaction) throw error; // SQLite aborted the whole transaction: fail the batch
+      logTail = tailBefore; // the append's savepoint was rolled back, its hashes with it
       return { status: 'failed', code: codeOf(error) };
     }
-  }),
-);
+  });
+});
 
 function codeOf(error) {
   return error && typeof error.code === 'string' ? error.code : 'UNKNOWN';

@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+import { asOf } from './commands/as-of.command';
+import { exportTransactions } from './commands/export.command';
+import { history } from './commands/history.command';
+import { replay } from './commands/replay.command';
+import { verify } from './commands/verify.command';
+import { parseArgs, UsageError } from './ledger-args';
+import { dataDirOf, openEventLog, toFile, type LedgerOutput } from './ledger-context';
+
+const USAGE = `usage: ledger <command> [--data-dir DIR]   (default: GATEWAY_DATA_DIR, else ./data)
+  history <merchant> <order> [--format table|jsonl]   every event of an order
+  as-of <merchant> <order> <time>                     the order as it stood at that time
+  export [--merchant M] [--from T1] [--to T2] [--format csv|jsonl] [--out FILE]
+                                                      every transaction recorded in [T1, T2)
+  replay [--out FILE]                                 rebuild the read model, compare with the live one
+  verify [--anchor POSITION:HASH]                     check the tamper-evidence hash chain
+exit status: 0 fine, 1 not found / differences / tampered, 2 usage`;
+
+const OPTIONS: Record<string, readonly string[]> = {
+  history: ['format'],
+  'as-of': [],
+  export: ['merchant', 'from', 'to', 'format', 'out'],
+  replay: ['out'],
+  verify: ['anchor'],
+};
+
+/** Runs one command against the data directory's stores, opened read-only. */
+export async function runLedger(argv: readonly string[], io: LedgerOutput): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || !(command in OPTIONS))
+    throw new UsageError(command ? `unknown command '${command}'` : 'no command');
+  const { positional, options } = parseArgs(rest, [...OPTIONS[command], 'data-dir']);
+  const dataDir = dataDirOf(options.get('data-dir'));
+  if (positional.length && !['history', 'as-of'].includes(command))
+    throw new UsageError(`${command} takes no argument '${positional[0]}'`);
+  const log = openEventLog(dataDir);
+  try {
+    switch (command) {
+      case 'history':
+        return await history(log, positional, options.get('format'), io);
+      case 'as-of':
+        return await asOf(log, positional, io);
+      case 'export':
+        return await toFile(options.get('out'), io, (output) =>
+          exportTransactions(
+            log,
+            {
+              merchant: options.get('merchant'),
+              from: options.get('from'),
+              to: options.get('to'),
+              format: options.get('format'),
+            },
+            output,
+          ),
+        );
+      case 'replay':
+        return await replay(log, { dataDir, out: options.get('out') }, io);
+      default:
+        return verify(log, options.get('anchor'), io);
+    }
+  } finally {
+    await log.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  // A reader that stops early (`| head`) ends the output: not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+  try {
+    process.exitCode = await runLedger(argv, { out: process.stdout, err: process.stderr });
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`ledger: ${error.message}\n${USAGE}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`ledger: ${(error as Error).message}\n`);
+      process.exitCode = 1;
+    }
+  }
+}
+
+if (require.main === module) void main();

@@ -1,0 +1,50 @@
+import Database from 'better-sqlite3';
+import type { EventReader, GlobalPosition, ReadAllOptions, StoredEvent } from '../event-store.port';
+import { SCHEMA_VERSION } from './schema';
+import { SqliteReads } from './sqlite-reads';
+import { verifyHashChain, type ChainReport, type VerifyOptions } from './verify-hash-chain';
+
+/**
+ * An embedded event store opened read-only, for audits while the gateway runs: no writer thread,
+ * no migration, no lock held (WAL lets it read beside the writer).
+ */
+export class SqliteEventLog implements EventReader {
+  private readonly reads: SqliteReads;
+
+  private constructor(private readonly db: Database.Database) {
+    this.reads = new SqliteReads(db);
+  }
+
+  static open(filename: string): SqliteEventLog {
+    const db = new Database(filename, { readonly: true, fileMustExist: true });
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version !== SCHEMA_VERSION) {
+      db.close();
+      throw new Error(
+        `${filename} has schema version ${version}, this code reads ${SCHEMA_VERSION}: ` +
+          'start the gateway once on it to migrate',
+      );
+    }
+    return new SqliteEventLog(db);
+  }
+
+  async readStream(streamId: string): Promise<StoredEvent[]> {
+    return this.reads.readStream(streamId);
+  }
+
+  async readAll(options?: ReadAllOptions): Promise<StoredEvent[]> {
+    return this.reads.readAll(options);
+  }
+
+  async headPosition(): Promise<GlobalPosition | undefined> {
+    return this.reads.headPosition();
+  }
+
+  verify(options?: VerifyOptions): ChainReport {
+    return verifyHashChain(this.db, options);
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

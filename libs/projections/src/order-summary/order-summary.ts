@@ -1,0 +1,47 @@
+import type { Order, OrderStatus, Thousandths } from '@gateway/domain';
+
+/** One row of the order-summary read model: what a merchant's order list shows. */
+export interface OrderSummary {
+  readonly merchantId: string;
+  readonly orderId: string;
+  readonly status: OrderStatus;
+  readonly currency: string;
+  readonly totalAuthorized: Thousandths;
+  readonly totalCaptured: Thousandths;
+  readonly totalRefunded: Thousandths;
+  readonly creationTime: string;
+  readonly lastUpdatedTime: string;
+  /** Every transaction recorded on the order, declined and pending ones included. */
+  readonly transactionCount: number;
+  /** Revision of the last event of the order's stream folded in: makes applying idempotent. */
+  readonly streamRevision: number;
+}
+
+/** The fields compared when a rebuilt read model is checked against the live one, in order. */
+export const ORDER_SUMMARY_FIELDS = [
+  'status',
+  'currency',
+  'totalAuthorized',
+  'totalCaptured',
+  'totalRefunded',
+  'creationTime',
+  'lastUpdatedTime',
+  'transactionCount',
+  'streamRevision',
+] as const satisfies readonly (keyof OrderSummary)[];
+
+export function summarize(order: Order, streamRevision: number): OrderSummary {
+  return {
+    merchantId: order.merchantId,
+    orderId: order.orderId,
+    status: order.status,
+    currency: order.currency,
+    totalAuthorized: order.totals.authorized,
+    totalCaptured: order.totals.captured,
+    totalRefunded: order.totals.refunded,
+    creationTime: order.creationTime,
+    lastUpdatedTime: order.lastUpdatedTime,
+    transactionCount: order.transactions.length,
+    streamRevision,
+  };
+}

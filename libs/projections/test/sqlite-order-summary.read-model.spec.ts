@@ -1,0 +1,70 @@
+import { SqliteOrderSummaryReadModel, type OrderSummary } from '@gateway/projections';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const row = (
+  orderId: string,
+  streamRevision: number,
+  extra: Partial<OrderSummary> = {},
+): OrderSummary => ({
+  merchantId: 'M',
+  orderId,
+  status: 'AUTHORIZED',
+  currency: 'USD',
+  totalAuthorized: 1000,
+  totalCaptured: 0,
+  totalRefunded: 0,
+  creationTime: `2026-11-22T10:00:0${orderId.slice(-1)}.000Z`,
+  lastUpdatedTime: '2026-11-22T10:00:00.000Z',
+  transactionCount: 1,
+  streamRevision,
+  ...extra,
+});
+
+describe('SqliteOrderSummaryReadModel', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'read-model-'));
+    file = join(dir, 'read-model.db');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('moves rows and checkpoint together, only from the checkpoint it expects', () => {
+    const a = SqliteOrderSummaryReadModel.open(file);
+    const b = SqliteOrderSummaryReadModel.open(file); // another gateway process on the same data dir
+    expect(a.commit([row('o1', 1)], undefined, 5n)).toBe(true);
+    // b still believes nothing was applied: its batch is refused whole.
+    expect(b.commit([row('o2', 1)], undefined, 5n)).toBe(false);
+    expect(b.checkpoint()).toBe(5n);
+    expect([...b.rows()].map((r) => r.orderId)).toEqual(['o1']);
+    a.close();
+    b.close();
+  });
+
+  it('keeps the later revision of a row when an older one is written again', () => {
+    const model = SqliteOrderSummaryReadModel.open(file);
+    model.commit([row('o1', 3, { status: 'CAPTURED' })], undefined, 3n);
+    model.commit([row('o1', 2, { status: 'AUTHORIZED' })], 3n, 4n);
+    expect([...model.rows()]).toEqual([row('o1', 3, { status: 'CAPTURED' })]);
+    model.close();
+  });
+
+  it('lists newest first with keyset pages that neither skip nor repeat', () => {
+    const model = SqliteOrderSummaryReadModel.open(file);
+    model.commit(
+      ['o1', 'o2', 'o3', 'o4', 'o5'].map((id) => row(id, 1)),
+      undefined,
+      1n,
+    );
+    const first = model.list({ merchantId: 'M', limit: 2 });
+    expect(first.rows.map((r) => r.orderId)).toEqual(['o5', 'o4']);
+    const second = model.list({ merchantId: 'M', limit: 2, after: first.next });
+    expect(second.rows.map((r) => r.orderId)).toEqual(['o3', 'o2']);
+    const third = model.list({ merchantId: 'M', limit: 2, after: second.next });
+    expect(third).toEqual({ rows: [row('o1', 1)] });
+    expect(model.list({ merchantId: 'OTHER', limit: 10 }).rows).toEqual([]);
+    model.close();
+  });
+});

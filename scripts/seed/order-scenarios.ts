@@ -1,0 +1,177 @@
+import {
+  decide,
+  evolve,
+  initialState,
+  type GatewayCode,
+  type OrderCommand,
+  type OrderEvent,
+  type OrderState,
+  type RecordedSourceOfFunds,
+  type Thousandths,
+} from '@gateway/domain';
+
+/** One append as the gateway makes it: the events one decided command produced, and who caused it. */
+export interface SeedAppend {
+  readonly events: readonly OrderEvent[];
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
+/** A small deterministic generator (mulberry32), so a seed run is reproducible. */
+export function randomSource(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const CARD: RecordedSourceOfFunds = {
+  type: 'CARD',
+  provided: {
+    card: {
+      number: '512345xxxxxx0008',
+      expiry: { month: '1', year: '39' },
+      brand: 'MASTERCARD',
+      fundingMethod: 'CREDIT',
+    },
+  },
+};
+const CURRENCIES = ['USD', 'EUR', 'GBP'];
+
+type Operation =
+  | { type: 'Authorize' | 'Pay' | 'Verify'; amount: Thousandths; code?: GatewayCode }
+  | { type: 'Capture' | 'Refund'; amount: Thousandths }
+  | { type: 'Void'; target: string };
+
+/**
+ * The order's transactions, drawn with weights close to card traffic: most authorizations are
+ * captured, some refunded, a few declined, voided or only verified. `long` gives one order many
+ * partial captures and refunds (the longest stream to fold).
+ */
+function scenario(random: () => number, long: number): Operation[] {
+  const amount = 1000 * (5 + Math.floor(random() * 500)) + 10 * Math.floor(random() * 100);
+  if (long > 0) {
+    const step = 10;
+    const ops: Operation[] = [{ type: 'Authorize', amount: step * long }];
+    for (let i = 0; i < long; i++)
+      ops.push({ type: 'Capture', amount: step }, { type: 'Refund', amount: step / 2 });
+    return ops;
+  }
+  const draw = random();
+  if (draw < 0.35) {
+    const ops: Operation[] = [
+      { type: 'Authorize', amount },
+      { type: 'Capture', amount },
+    ];
+    if (random() < 0.3) ops.push({ type: 'Refund', amount: Math.floor(amount / 20) * 10 });
+    return ops;
+  }
+  if (draw < 0.55) {
+    const ops: Operation[] = [{ type: 'Pay', amount }];
+    if (random() < 0.2) ops.push({ type: 'Refund', amount });
+    return ops;
+  }
+  if (draw < 0.65) return [{ type: 'Authorize', amount, code: 'DECLINED' }];
+  if (draw < 0.75) {
+    const half = Math.floor(amount / 20) * 10;
+    return [
+      { type: 'Authorize', amount },
+      { type: 'Capture', amount: half },
+      { type: 'Capture', amount: half },
+    ];
+  }
+  if (draw < 0.85)
+    return [
+      { type: 'Authorize', amount },
+      { type: 'Void', target: 't1' },
+    ];
+  if (draw < 0.95) return [{ type: 'Verify', amount: 0 }];
+  return [
+    { type: 'Authorize', amount },
+    { type: 'Capture', amount },
+    { type: 'Refund', amount },
+    { type: 'Void', target: 't3' },
+  ];
+}
+
+/**
+ * Real order events for one order: each transaction decided by the domain's own decider against
+ * the order as it stands, with a processor answer shaped like the simulated acquirer's.
+ */
+export function seedOrder(
+  random: () => number,
+  merchantId: string,
+  orderId: string,
+  start: Date,
+  long = 0,
+): SeedAppend[] {
+  const currency = CURRENCIES[Math.floor(random() * CURRENCIES.length)];
+  let state: OrderState = initialState();
+  const appends: SeedAppend[] = [];
+  scenario(random, long).forEach((operation, index) => {
+    const now = new Date(start.getTime() + index * 60_000).toISOString();
+    const transactionId = `t${index + 1}`;
+    const command = commandFor(operation, { merchantId, orderId, transactionId, now, currency });
+    const events = decide(command, state);
+    state = events.reduce(evolve, state);
+    appends.push({
+      events,
+      metadata: {
+        merchantId,
+        apiOperation: command.type.toUpperCase(),
+        apiVersion: 100,
+        causedBy: `merchant.${merchantId}`,
+        time: now,
+      },
+    });
+  });
+  return appends;
+}
+
+function commandFor(
+  operation: Operation,
+  ids: {
+    merchantId: string;
+    orderId: string;
+    transactionId: string;
+    now: string;
+    currency: string;
+  },
+): OrderCommand {
+  const code = 'code' in operation && operation.code ? operation.code : 'APPROVED';
+  const amount = operation.type === 'Void' ? 0 : operation.amount;
+  const base = {
+    merchantId: ids.merchantId,
+    orderId: ids.orderId,
+    transactionId: ids.transactionId,
+    now: ids.now,
+    apiVersion: 100,
+    requestHash: `seed-${ids.orderId}-${ids.transactionId}`,
+    echo: { order: { reference: `ref-${ids.orderId}` }, customer: { email: 'payer@example.com' } },
+    outcome: {
+      gatewayCode: code,
+      approvedAmount: code === 'APPROVED' ? amount : 0,
+      details: {
+        acquirerCode: code === 'APPROVED' ? '00' : '05',
+        authorizationCode: code === 'APPROVED' ? '831000' : undefined,
+        receipt: `R${ids.transactionId}${ids.orderId.slice(-6)}`,
+        avs: 'ADDRESS_ZIP_MATCH',
+        csc: 'MATCH',
+      },
+    },
+  };
+  switch (operation.type) {
+    case 'Authorize':
+    case 'Pay':
+    case 'Verify':
+      return { ...base, type: operation.type, amount, currency: ids.currency, sourceOfFunds: CARD };
+    case 'Capture':
+    case 'Refund':
+      return { ...base, type: operation.type, amount, currency: ids.currency };
+    case 'Void':
+      return { ...base, type: 'Void', targetTransactionId: operation.target };
+  }
+}

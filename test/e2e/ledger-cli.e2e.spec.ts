@@ -1,0 +1,237 @@
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import {
+  authorizeBody,
+  merchantClient,
+  projectionCaughtUp,
+  startGateway,
+  type RunningGateway,
+} from '../support/gateway-process';
+
+const CLI = resolve(__dirname, '../../dist/apps/ledger/src/ledger.cli.js');
+
+interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built CLI as finance would, against the data directory. */
+function ledger(dataDir: string, ...args: string[]): Promise<CliRun> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [CLI, ...args, '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}
+
+/** Runs SQL on a data directory's SQLite file as someone with write access to it would. */
+function tamper(file: string, sql: string): void {
+  const db = new Database(file);
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
+}
+
+describe('ledger CLI (finance) against a data directory written by a real gateway', () => {
+  let gateway: RunningGateway;
+  let beforeCapture: string;
+  let capturePosition: string;
+
+  beforeAll(async () => {
+    gateway = await startGateway();
+    const api = merchantClient(gateway);
+    expect((await api.put('/order/fin-1/transaction/a', authorizeBody('100.00'))).status).toBe(201);
+    await new Promise((r) => setTimeout(r, 20));
+    beforeCapture = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 20));
+    const capture = { apiOperation: 'CAPTURE', transaction: { amount: '60.00', currency: 'USD' } };
+    expect((await api.put('/order/fin-1/transaction/c', capture)).status).toBe(201);
+    const refund = { apiOperation: 'REFUND', transaction: { amount: '10.50', currency: 'USD' } };
+    expect((await api.put('/order/fin-1/transaction/r', refund)).status).toBe(201);
+    const other = merchantClient(gateway, 'TESTOTHER');
+    expect((await other.put('/order/fin-x/transaction/a', authorizeBody('7.00'))).status).toBe(201);
+    await projectionCaughtUp(gateway);
+  });
+  afterAll(() => gateway?.stop());
+
+  it('history: every event of the order with time, type, amounts and who caused it', async () => {
+    const run = await ledger(gateway.dataDir, 'history', 'TESTMERCHANT', 'fin-1');
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines[0].split(/\s+/)).toEqual([
+      'recordedAt',
+      'revision',
+      'event',
+      'transactionId',
+      'transactionType',
+      'amount',
+      'currency',
+      'gatewayCode',
+      'causedBy',
+    ]);
+    const rows = lines.slice(2).map((line) => line.split(/\s+/));
+    expect(rows.map((r) => r[2])).toEqual([
+      'OrderCreated',
+      'AuthorizationProcessed',
+      'CaptureProcessed',
+      'RefundProcessed',
+    ]);
+    expect(rows[2]).toEqual([
+      expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      '2',
+      'CaptureProcessed',
+      'c',
+      'CAPTURE',
+      '60.00',
+      'USD',
+      'APPROVED',
+      'merchant.TESTMERCHANT',
+    ]);
+    expect(rows[3][5]).toBe('10.50');
+    expect(run.stdout).not.toContain('5123450000000008');
+
+    const json = await ledger(
+      gateway.dataDir,
+      'history',
+      'TESTMERCHANT',
+      'fin-1',
+      '--format',
+      'jsonl',
+    );
+    const events = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events[1]).toMatchObject({
+      event: 'AuthorizationProcessed',
+      amount: '100.00',
+      result: 'SUCCESS',
+    });
+    capturePosition = events[2].position;
+  });
+
+  it('history of an unknown order exits 1', async () => {
+    const run = await ledger(gateway.dataDir, 'history', 'TESTMERCHANT', 'no-such-order');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/no order 'no-such-order'/);
+  });
+
+  it('as-of: the order exactly as it stood at a time, folded from the events up to then', async () => {
+    const then = await ledger(gateway.dataDir, 'as-of', 'TESTMERCHANT', 'fin-1', beforeCapture);
+    expect(then.code).toBe(0);
+    expect(then.stdout).toMatch(/^status\s+AUTHORIZED$/m);
+    expect(then.stdout).toMatch(/^total captured\s+0\.00$/m);
+    expect(then.stdout).not.toMatch(/^c\s+CAPTURE/m);
+    const now = await ledger(
+      gateway.dataDir,
+      'as-of',
+      'TESTMERCHANT',
+      'fin-1',
+      new Date().toISOString(),
+    );
+    expect(now.stdout).toMatch(/^status\s+PARTIALLY_REFUNDED$/m);
+    expect(now.stdout).toMatch(/^total refunded\s+10\.50$/m);
+    expect(now.stdout).toMatch(/^c\s+CAPTURE\s+60\.00\s+APPROVED\s+\S+\s+10\.50$/m);
+    const before = await ledger(gateway.dataDir, 'as-of', 'TESTMERCHANT', 'fin-1', '2000-01-01');
+    expect(before.code).toBe(1);
+  });
+
+  it('export: the transactions of a merchant in a period, as CSV or JSON lines', async () => {
+    const csv = await ledger(
+      gateway.dataDir,
+      'export',
+      '--merchant',
+      'TESTMERCHANT',
+      '--format',
+      'csv',
+    );
+    expect(csv.code).toBe(0);
+    const [header, ...rows] = csv.stdout.trim().split('\n');
+    expect(header).toBe(
+      'position,recordedAt,merchant,order,revision,event,transactionId,transactionType,amount,currency,gatewayCode,result,causedBy',
+    );
+    expect(rows.map((r) => r.split(',').slice(2, 9))).toEqual([
+      ['TESTMERCHANT', 'fin-1', '1', 'AuthorizationProcessed', 'a', 'AUTHORIZATION', '100.00'],
+      ['TESTMERCHANT', 'fin-1', '2', 'CaptureProcessed', 'c', 'CAPTURE', '60.00'],
+      ['TESTMERCHANT', 'fin-1', '3', 'RefundProcessed', 'r', 'REFUND', '10.50'],
+    ]);
+    expect(csv.stderr).toBe('exported 3 rows\n'); // no progress bar: stderr is not a terminal
+
+    const period = await ledger(
+      gateway.dataDir,
+      'export',
+      '--from',
+      beforeCapture,
+      '--to',
+      '2999-01-01',
+      '--format',
+      'jsonl',
+    );
+    const lines = period.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.merchant, l.transactionId])).toEqual([
+      ['TESTMERCHANT', 'c'],
+      ['TESTMERCHANT', 'r'],
+      ['TESTOTHER', 'a'],
+    ]);
+    const bad = await ledger(gateway.dataDir, 'export', '--format', 'xml');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--format must be one of csv, jsonl/);
+  });
+
+  it('replay and verify agree with a live gateway, then catch a diverged row and a tampered event', async () => {
+    const replayed = await ledger(gateway.dataDir, 'replay');
+    expect(replayed.stdout).toMatch(
+      /^replayed 6 events in [\d.]+ s \(\d+ events\/s\), up to position \d+$/m,
+    );
+    expect(replayed.stdout).toContain('the live read model matches the replay exactly');
+    expect(replayed.code).toBe(0);
+    const verified = await ledger(gateway.dataDir, 'verify');
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toMatch(/^6 events checked, intact; head 6:[0-9a-f]{64}$/m);
+
+    await gateway.stop();
+    tamper(
+      join(gateway.dataDir, 'read-model.db'),
+      "UPDATE order_summary SET total_captured = 1000, status = 'CAPTURED' WHERE order_id = 'fin-1'",
+    );
+    const diverged = await ledger(gateway.dataDir, 'replay');
+    expect(diverged.code).toBe(1);
+    expect(diverged.stdout).toContain(
+      'DIFFERENT merchant TESTMERCHANT order fin-1 status: live CAPTURED, replayed PARTIALLY_REFUNDED',
+    );
+    expect(diverged.stdout).toContain(
+      'DIFFERENT merchant TESTMERCHANT order fin-1 totalCaptured: live 1.00, replayed 60.00',
+    );
+    expect(diverged.stdout).toContain('2 differences');
+
+    tamper(
+      join(gateway.dataDir, 'events.db'),
+      `DROP TRIGGER events_no_update;
+       UPDATE events SET data = replace(data, '"amount":60000', '"amount":6000') WHERE position = ${capturePosition}`,
+    );
+    const tampered = await ledger(gateway.dataDir, 'verify');
+    expect(tampered.code).toBe(1);
+    expect(tampered.stdout).toContain(
+      `TAMPERED position ${capturePosition} (stream order:TESTMERCHANT:fin-1, revision 2): altered`,
+    );
+  });
+
+  it('usage mistakes exit 2 with the usage', async () => {
+    const run = await ledger(gateway.dataDir, 'frobnicate');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown command 'frobnicate'[\s\S]*usage: ledger/);
+  });
+});
