@@ -8,6 +8,7 @@ import {
   authorizeBody,
   makeDataDir,
   merchantClient,
+  projectionCaughtUp,
   startGateway,
 } from '../support/gateway-process';
 
@@ -47,10 +48,13 @@ describe(`the gateway on ${realServer ? 'KurrentDB' : 'the KurrentDB protocol st
         order: { status: 'PARTIALLY_CAPTURED' },
       });
       const ready = await fetch(`${first.baseUrl}/health/ready`);
-      expect(await ready.json()).toEqual({
-        status: 'UP',
-        checks: { eventStore: 'open' },
-      });
+      expect(await ready.json()).toMatchObject({ status: 'UP', checks: { eventStore: 'open' } });
+      // The order-summary projection follows the cluster's $all like the embedded log.
+      await projectionCaughtUp(first);
+      const listed = await api.get(`/order?limit=100`);
+      expect(listed.body.order).toContainEqual(
+        expect.objectContaining({ id: order, status: 'PARTIALLY_CAPTURED', transactionCount: 2 }),
+      );
     } finally {
       expect(await first.stop()).toBe(0);
     }
