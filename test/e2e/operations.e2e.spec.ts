@@ -91,7 +91,10 @@ describe('health', () => {
     expect(await live.json()).toEqual({ status: 'UP' });
     const ready = await get('/health/ready');
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'UP', checks: { eventStore: 'open' } });
+    expect(await ready.json()).toEqual({
+      status: 'UP',
+      checks: { eventStore: 'open', bus: 'live' },
+    });
   });
 });
 

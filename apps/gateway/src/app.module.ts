@@ -19,6 +19,8 @@ import { MerchantRegistry } from './merchant/merchant-registry';
 import { GatewayMetrics } from './ops/gateway-metrics';
 import { OpsHttpController } from './ops/ops.http.controller';
 import { KeyedMutex } from './order/keyed-mutex';
+import { OrderEventFeed } from './order-events/order-event.feed';
+import { OrderEventsHttpController } from './order-events/order-events.http.controller';
 import { OrderHttpController } from './order/order.http.controller';
 import { OrderRepository } from './order/order.repository';
 import { RetrieveOrderHandler } from './order/retrieve-order.query';
@@ -80,6 +82,7 @@ export class AppModule {
         PayerHttpController,
         DocsHttpController,
         OpsHttpController,
+        OrderEventsHttpController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -148,6 +151,7 @@ export class AppModule {
         // One lock per order for the merchant's operations and the payer's steps alike.
         { provide: KeyedMutex, useValue: new KeyedMutex() },
         StoreShutdown,
+        OrderEventFeed,
         BasicAuthGuard,
         ProcessTransactionHandler,
         RecordPayerStepHandler,

@@ -10,14 +10,21 @@ export interface OrderPath {
  * 1-100 are rejected (behaviour notes, API versions).
  */
 export function parseOrderPath(params: { version?: string; orderId?: string }): OrderPath {
-  const version = params.version ?? '';
+  return {
+    apiVersion: parseApiVersion(params.version),
+    orderId: idParam(params.orderId, 'order.id'),
+  };
+}
+
+export function parseApiVersion(value: string | undefined): number {
+  const version = value ?? '';
   if (!/^\d{1,3}$/.test(version) || Number(version) < 1 || Number(version) > 100) {
     throw ApiError.invalid(
       `Value '${version.slice(0, 20)}' is invalid. The API version must be a whole number from 1 to 100`,
       'version',
     );
   }
-  return { apiVersion: Number(version), orderId: idParam(params.orderId, 'order.id') };
+  return Number(version);
 }
 
 export function idParam(value: string | undefined, field: string): string {

@@ -1,6 +1,7 @@
 import type { EventStore } from '@gateway/event-store';
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { OrderEventRelay } from '../relay/order-event.relay';
 import { EVENT_STORE } from '../tokens';
 import { GatewayMetrics } from './gateway-metrics';
 import { readiness } from './health';
@@ -9,7 +10,8 @@ import { readiness } from './health';
  * Operations endpoints, without credentials: they reveal no merchant data, and the gateway listens
  * on loopback unless told otherwise.
  * - /health/live: the process answers.
- * - /health/ready: 200, or 503 when the event store cannot take appends (see readiness).
+ * - /health/ready: 200, or 503 when the event store cannot take appends; also the relay's state
+ *   (see readiness).
  * - /metrics: Prometheus text format.
  */
 @Controller()
@@ -17,6 +19,7 @@ export class OpsHttpController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly metrics: GatewayMetrics,
+    private readonly relay: OrderEventRelay,
   ) {}
 
   @Get('health/live')
@@ -26,7 +29,7 @@ export class OpsHttpController {
 
   @Get('health/ready')
   ready(@Res({ passthrough: true }) reply: FastifyReply) {
-    const { ready, body } = readiness(this.store);
+    const { ready, body } = readiness(this.store, this.relay.status().state);
     void reply.status(ready ? 200 : 503);
     return body;
   }

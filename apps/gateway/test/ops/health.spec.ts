@@ -23,6 +23,13 @@ describe('readiness', () => {
     },
   );
 
+  it("reports the relay's state without letting a retrying bus make the gateway unready", () => {
+    expect(readiness(store('open'), 'retrying')).toEqual({
+      ready: true,
+      body: { status: 'UP', checks: { eventStore: 'open', bus: 'retrying' } },
+    });
+  });
+
   it('a store without writer statistics (in memory) is ready', () => {
     expect(readiness({}).ready).toBe(true);
   });
