@@ -11,25 +11,22 @@ import {
   type OrderEventEnvelope,
   type OrderEventHandler,
 } from '../src';
+import { testEnvelope } from './envelopes';
 
 const retry = { initialMs: 10, maxMs: 50 };
 // The broker's least: a member that left without a word is replaced sooner.
 const sessionTimeoutMs = 6000;
 
 function envelope(orderId: string, revision: number, position: number): OrderEventEnvelope {
-  return {
-    specVersion: 1,
+  return testEnvelope(orderId, revision, {
     eventId: `evt-${orderId}-${revision}`,
     type: revision === 0 ? 'PaymentAuthorized' : 'PaymentCaptured',
     merchantId: 'TESTKAFKA',
-    orderId,
     streamId: `order:TESTKAFKA:${orderId}`,
-    revision,
     position: String(position),
-    recordedAt: new Date(0).toISOString(),
     data: { amount: 1000 * revision },
     metadata: { apiOperation: 'AUTHORIZE' },
-  };
+  });
 }
 
 /** Orders o0…o{orders-1}, `revisions` events each, interleaved as commits would be. */

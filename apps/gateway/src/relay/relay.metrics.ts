@@ -1,6 +1,7 @@
 import { ORDER_STREAM_PREFIX } from '@gateway/domain';
 import type { EventStore } from '@gateway/event-store';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
+import { pulledCounter } from '../ops/gateway-metrics';
 import type { OrderEventRelay } from './order-event.relay';
 
 /**
@@ -49,22 +50,14 @@ export function observeRelay(registry: Registry, relay: OrderEventRelay, store: 
       this.set(relay.status().state === 'live' ? 1 : 0);
     },
   });
-  const total = (name: string, help: string, read: () => number) =>
-    new Counter({
-      name,
-      help,
-      registers,
-      collect() {
-        this.reset();
-        this.inc(read());
-      },
-    });
-  total(
+  pulledCounter(
+    registry,
     'gateway_relay_events_published_total',
     'Order events the bus acknowledged',
     () => relay.status().eventsPublished,
   );
-  total(
+  pulledCounter(
+    registry,
     'gateway_relay_publish_failures_total',
     'Publishes the bus refused (each retried)',
     () => relay.status().publishFailures,
