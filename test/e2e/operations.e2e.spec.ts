@@ -93,7 +93,7 @@ describe('health', () => {
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({
       status: 'UP',
-      checks: { eventStore: 'open' },
+      checks: { eventStore: 'open', bus: 'live' },
       projections: {
         orderSummary: expect.objectContaining({ state: 'running', lagSeconds: expect.any(Number) }),
       },

@@ -32,6 +32,8 @@ import { OpsHttpController } from './ops/ops.http.controller';
 import { KeyedMutex } from './order/keyed-mutex';
 import { ListOrdersHandler } from './order/list-orders.query';
 import { OrderListHttpController } from './order/order-list.http.controller';
+import { OrderEventFeed } from './order-events/order-event.feed';
+import { OrderEventsHttpController } from './order-events/order-events.http.controller';
 import { OrderHttpController } from './order/order.http.controller';
 import { OrderRepository } from './order/order.repository';
 import { RetrieveOrderHandler } from './order/retrieve-order.query';
@@ -101,6 +103,7 @@ export class AppModule {
         DocsHttpController,
         OpsHttpController,
         WebhookDeliveryHttpController,
+        OrderEventsHttpController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -210,6 +213,7 @@ export class AppModule {
         // One lock per order for the merchant's operations and the payer's steps alike.
         { provide: KeyedMutex, useValue: new KeyedMutex() },
         StoreShutdown,
+        OrderEventFeed,
         BasicAuthGuard,
         ProcessTransactionHandler,
         RecordPayerStepHandler,

@@ -1,23 +1,9 @@
-import type { OrderEventEnvelope } from '../src';
+import { testEnvelope } from './envelopes';
 import { InProcessOrderEventBus, OrderEventBusClosedError } from '../src';
 
 const retry = { initialMs: 1, maxMs: 5 };
 
-function envelope(orderId: string, revision: number): OrderEventEnvelope {
-  return {
-    specVersion: 1,
-    eventId: `${orderId}-${revision}`,
-    type: 'Test',
-    merchantId: 'TESTM',
-    orderId,
-    streamId: `order:TESTM:${orderId}`,
-    revision,
-    position: String(revision),
-    recordedAt: new Date(0).toISOString(),
-    data: {},
-    metadata: {},
-  };
-}
+const envelope = (orderId: string, revision: number) => testEnvelope(orderId, revision);
 
 const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -11,6 +11,19 @@ export function hasWriterStats(store: object): store is StatsSource {
   return typeof (store as Partial<StatsSource>).stats === 'function';
 }
 
+/** A counter whose total is read from its source at each scrape (the source counts). */
+export function pulledCounter(registry: Registry, name: string, help: string, read: () => number) {
+  return new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+}
+
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /**
@@ -87,15 +100,7 @@ export class GatewayMetrics {
     // rate(appends_committed_total) / rate(batches_total), average commit time
     // rate(commit_seconds_total) / rate(batches_total).
     const total = (name: string, help: string, read: (s: SqliteWriterStats) => number) =>
-      new Counter({
-        name,
-        help,
-        registers,
-        collect() {
-          this.reset();
-          this.inc(read(store.stats()));
-        },
-      });
+      pulledCounter(this.registry, name, help, () => read(store.stats()));
     const gauge = (name: string, help: string, read: (s: SqliteWriterStats) => number) =>
       new Gauge({
         name,

@@ -5,7 +5,7 @@ export interface Readiness {
   readonly ready: boolean;
   readonly body: {
     readonly status: 'UP' | 'DOWN';
-    readonly checks: { readonly eventStore: string };
+    readonly checks: { readonly eventStore: string; readonly bus?: string };
   };
 }
 
@@ -16,11 +16,15 @@ const PROBE_TIMEOUT_MS = 2_000;
  * Ready while the event store can take appends. The embedded store reports its writer's state:
  * once it has failed or is closing, nothing could be made durable. A remote store (KurrentDB) is
  * probed with a read of its head position, so a lost cluster takes the node out of rotation.
+ *
+ * `bus` is the relay's state (live, retrying, …): shown, but it does not decide readiness, since
+ * the API keeps answering while the broker is away and the relay catches up afterwards.
  */
-export async function readiness(store: EventStore): Promise<Readiness> {
+export async function readiness(store: EventStore, bus?: string): Promise<Readiness> {
   const eventStore = hasWriterStats(store) ? store.stats().state : await probe(store);
   const ready = eventStore === 'open';
-  return { ready, body: { status: ready ? 'UP' : 'DOWN', checks: { eventStore } } };
+  const checks = bus === undefined ? { eventStore } : { eventStore, bus };
+  return { ready, body: { status: ready ? 'UP' : 'DOWN', checks } };
 }
 
 async function probe(store: EventStore): Promise<string> {

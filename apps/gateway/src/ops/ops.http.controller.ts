@@ -3,6 +3,7 @@ import { OrderSummaryProjector } from '@gateway/projections';
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { projectionHealth } from '../projection/projection.lifecycle';
+import { OrderEventRelay } from '../relay/order-event.relay';
 import { EVENT_STORE } from '../tokens';
 import { GatewayMetrics } from './gateway-metrics';
 import { readiness } from './health';
@@ -12,7 +13,7 @@ import { readiness } from './health';
  * on loopback unless told otherwise.
  * - /health/live: the process answers.
  * - /health/ready: 200, or 503 when the event store cannot take appends (see readiness), with
- *   the projection's state and lag (a lagging projection does not make the gateway unready).
+ *   the relay's state and the projection's state and lag (neither makes the gateway unready).
  * - /metrics: Prometheus text format.
  */
 @Controller()
@@ -21,6 +22,7 @@ export class OpsHttpController {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly metrics: GatewayMetrics,
     private readonly projector: OrderSummaryProjector,
+    private readonly relay: OrderEventRelay,
   ) {}
 
   @Get('health/live')
@@ -30,7 +32,7 @@ export class OpsHttpController {
 
   @Get('health/ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
-    const { ready, body } = await readiness(this.store);
+    const { ready, body } = await readiness(this.store, this.relay.status().state);
     void reply.status(ready ? 200 : 503);
     return { ...body, projections: await projectionHealth(this.projector) };
   }

@@ -1,8 +1,15 @@
 import type { EventStore } from '@gateway/event-store';
-import { InProcessOrderEventBus, type OrderEventPublisher } from '@gateway/order-events';
+import {
+  InProcessOrderEventBus,
+  KafkaOrderEventConsumer,
+  KafkaOrderEventPublisher,
+  type OrderEventEnvelope,
+  type OrderEventPublisher,
+} from '@gateway/order-events';
 import type { Provider } from '@nestjs/common';
 import { join } from 'node:path';
 import type { GatewayConfig } from '../config/gateway.config';
+import { GatewayMetrics } from '../ops/gateway-metrics';
 import type { GatewayLogger } from '../ops/logger';
 import { EVENT_STORE, LOGGER, ORDER_EVENT_CONSUMER, ORDER_EVENT_PUBLISHER } from '../tokens';
 import { OrderEventRelay } from './order-event.relay';
@@ -12,6 +19,7 @@ import {
   type RelayCheckpointStore,
 } from './relay-checkpoint.store';
 import { RelayLifecycle } from './relay.lifecycle';
+import { observeRelay } from './relay.metrics';
 
 /**
  * The bus the configuration names (GATEWAY_BUS), bound to ORDER_EVENT_PUBLISHER and
@@ -21,17 +29,31 @@ export function orderEventBusProviders(config: GatewayConfig): Provider[] {
   return [
     {
       provide: ORDER_EVENT_PUBLISHER,
-      useFactory: (logger: GatewayLogger) =>
-        new InProcessOrderEventBus({
-          onHandlerError: (error, envelope) =>
-            logger.warn(
-              { err: (error as Error)?.message, eventId: envelope.eventId },
-              'order event handler failed; retrying',
-            ),
-        }),
+      useFactory: (logger: GatewayLogger) => {
+        const bus = config.bus;
+        return bus.kind === 'kafka'
+          ? new KafkaOrderEventPublisher({ ...bus, log: logger })
+          : new InProcessOrderEventBus({ onHandlerError: handlerFailed(logger) });
+      },
       inject: [LOGGER],
     },
-    { provide: ORDER_EVENT_CONSUMER, useExisting: ORDER_EVENT_PUBLISHER },
+    {
+      provide: ORDER_EVENT_CONSUMER,
+      useFactory: (publisher: OrderEventPublisher, logger: GatewayLogger) => {
+        const bus = config.bus;
+        if (bus.kind !== 'kafka') return publisher;
+        return new KafkaOrderEventConsumer({
+          ...bus,
+          groupId: bus.consumerGroup,
+          log: logger,
+          onHandlerError: handlerFailed(logger),
+          onUnreadable: (error, at) => logger.error({ at }, error.message),
+          onConnectionError: (error) =>
+            logger.warn({ err: (error as Error).message }, 'order event consumer cannot join'),
+        });
+      },
+      inject: [ORDER_EVENT_PUBLISHER, LOGGER],
+    },
     {
       provide: RELAY_CHECKPOINTS,
       useFactory: () =>
@@ -44,8 +66,18 @@ export function orderEventBusProviders(config: GatewayConfig): Provider[] {
         publisher: OrderEventPublisher,
         checkpoints: RelayCheckpointStore,
         logger: GatewayLogger,
-      ) => new OrderEventRelay(store, publisher, checkpoints, logger.child({ component: 'relay' })),
-      inject: [EVENT_STORE, ORDER_EVENT_PUBLISHER, RELAY_CHECKPOINTS, LOGGER],
+        metrics: GatewayMetrics,
+      ) => {
+        const relay = new OrderEventRelay(
+          store,
+          publisher,
+          checkpoints,
+          logger.child({ component: 'relay' }),
+        );
+        observeRelay(metrics.registry, relay, store);
+        return relay;
+      },
+      inject: [EVENT_STORE, ORDER_EVENT_PUBLISHER, RELAY_CHECKPOINTS, LOGGER, GatewayMetrics],
     },
     RelayLifecycle,
   ];
@@ -54,4 +86,12 @@ export function orderEventBusProviders(config: GatewayConfig): Provider[] {
 /** One checkpoint per destination: a new bus or topic starts from the first event. */
 function checkpointName(config: GatewayConfig): string {
   return config.bus.kind === 'kafka' ? `kafka:${config.bus.topic}` : 'embedded';
+}
+
+function handlerFailed(logger: GatewayLogger) {
+  return (error: unknown, envelope: OrderEventEnvelope) =>
+    logger.warn(
+      { err: (error as Error)?.message, eventId: envelope.eventId },
+      'order event handler failed; retrying',
+    );
 }

@@ -45,4 +45,11 @@ describe('readiness', () => {
       await store.close();
     }
   });
+
+  it("reports the relay's state without letting a retrying bus make the gateway unready", async () => {
+    expect(await readiness(writer('open'), 'retrying')).toEqual({
+      ready: true,
+      body: { status: 'UP', checks: { eventStore: 'open', bus: 'retrying' } },
+    });
+  });
 });

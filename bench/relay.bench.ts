@@ -1,0 +1,110 @@
+/**
+ * Relay throughput: events/s from a pre-filled embedded store to the bus, until the checkpoint
+ * reaches the store's head. Kafka: librdkafka's mock cluster through kcat (three brokers on this
+ * machine, acks=all). Embedded: the in-process bus with one consumer that does nothing.
+ *   node dist/bench/relay.bench.js   (RELAY_BENCH_EVENTS, RELAY_BENCH_BATCH change the run)
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteEventStore } from '../libs/event-store/src';
+import {
+  InProcessOrderEventBus,
+  KafkaOrderEventPublisher,
+  type OrderEventPublisher,
+} from '../libs/order-events/src';
+import { OrderEventRelay } from '../apps/gateway/src/relay/order-event.relay';
+import { SqliteRelayCheckpointStore } from '../apps/gateway/src/relay/relay-checkpoint.store';
+import { startKafkaMockCluster } from '../test/support/kafka-mock-cluster';
+
+const EVENTS = Number(process.env.RELAY_BENCH_EVENTS ?? 50_000);
+const BATCH = Number(process.env.RELAY_BENCH_BATCH ?? 250);
+const silent = { info: () => undefined, warn: () => undefined };
+
+/** An authorization as the domain records it (about 1 KB of JSON), three events per order. */
+function payload(order: number) {
+  return {
+    id: 'auth-1',
+    currency: 'USD',
+    amount: 10_000 + order,
+    gatewayCode: 'APPROVED',
+    processor: {
+      response: { acquirerCode: '00', acquirerMessage: 'Approved' },
+      transaction: { authorizationCode: '970511', receipt: '237234153580' },
+    },
+    sourceOfFunds: {
+      type: 'CARD',
+      provided: { card: { brand: 'MASTERCARD', number: '512345xxxxxx0008' } },
+    },
+  };
+}
+
+async function fill(store: SqliteEventStore): Promise<void> {
+  const orders = Math.ceil(EVENTS / 3);
+  for (let start = 0; start < orders; start += 500) {
+    await Promise.all(
+      Array.from({ length: Math.min(500, orders - start) }, (_, i) =>
+        store.appendToStream(
+          `order:BENCHMERCHANT:order-${start + i}`,
+          ['OrderCreated', 'AuthorizationProcessed', 'CaptureProcessed'].map((type) => ({
+            eventId: randomUUID(),
+            type,
+            data: payload(start + i),
+            metadata: { apiOperation: 'AUTHORIZE', apiVersion: 100 },
+          })),
+          'no_stream',
+        ),
+      ),
+    );
+  }
+}
+
+async function measure(name: string, store: SqliteEventStore, publisher: OrderEventPublisher) {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-bench-cp-'));
+  const checkpoints = new SqliteRelayCheckpointStore(join(dir, 'relay.db'), name);
+  const head = (await store.headPosition())!;
+  const relay = new OrderEventRelay(store, publisher, checkpoints, silent, { batchSize: BATCH });
+  const started = performance.now();
+  relay.start();
+  while ((relay.status().checkpoint ?? 0n) < head)
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  const seconds = (performance.now() - started) / 1000;
+  await relay.stop();
+  checkpoints.close();
+  rmSync(dir, { recursive: true, force: true });
+  const { eventsPublished, publishFailures } = relay.status();
+  console.log(
+    `${name.padEnd(10)} ${eventsPublished} events in ${seconds.toFixed(2)} s: ` +
+      `${Math.round(eventsPublished / seconds).toLocaleString('en')} events/s ` +
+      `(batch ${BATCH}, failures ${publishFailures})`,
+  );
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'relay-bench-'));
+  const store = await SqliteEventStore.open({ filename: join(dir, 'events.db') });
+  const cluster = await startKafkaMockCluster('bench.order-events');
+  try {
+    await fill(store);
+    const bus = new InProcessOrderEventBus();
+    await bus.start(async () => undefined);
+    await measure('embedded', store, bus);
+    const kafka = new KafkaOrderEventPublisher({
+      brokers: cluster.brokers,
+      topic: 'bench.order-events',
+      clientId: 'relay-bench',
+    });
+    await measure('kafka', store, kafka);
+    await kafka.close();
+  } finally {
+    await store.close();
+    await cluster.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,144 @@
+import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
+import { backoffDelay, DEFAULT_BACKOFF, sleep, type Backoff } from '../backoff';
+import { OrderEventBusClosedError } from '../in-process-order-event.bus';
+import type { OrderEventConsumer, OrderEventHandler } from '../order-event-bus.port';
+import type { OrderEventEnvelope } from '../order-event.envelope';
+import { createKafka, type KafkaConnectionOptions } from './kafka-client';
+import { fromKafkaMessage, UnreadableOrderEventError } from './kafka-order-event.record';
+
+export interface KafkaOrderEventConsumerOptions extends KafkaConnectionOptions {
+  readonly groupId: string;
+  /** Wait between retries of a rejected handler, and between attempts to (re)join the group. */
+  readonly retry?: Backoff;
+  /** Partitions handled at the same time (default 4); one partition is always handled in order. */
+  readonly partitionsConsumedConcurrently?: number;
+  /** How long the group waits for a silent member before rebalancing (kafkajs default 30000). */
+  readonly sessionTimeoutMs?: number;
+  readonly onHandlerError?: (error: unknown, envelope: OrderEventEnvelope) => void;
+  /** A record that is not an order event envelope: reported, committed and passed over. */
+  readonly onUnreadable?: (error: UnreadableOrderEventError, at: string) => void;
+  /** The consumer could not (re)join the group; it tries again after back-off. */
+  readonly onConnectionError?: (error: unknown) => void;
+}
+
+/**
+ * Consumes the order events topic in a consumer group, from the earliest offset when the group
+ * has none. Offsets are committed one record at a time, after the handler resolved: a crash
+ * re-delivers at most the records in hand (at-least-once). A rejected handler is retried with
+ * back-off on its partition (which holds that order's later events, so they must wait), while
+ * the other partitions go on; the retry gives up only when the partition is taken away in a
+ * rebalance (its new owner starts from the last commit) or the consumer closes.
+ * A broker that is down at start makes `start` resolve anyway; joining is retried in the background.
+ */
+export class KafkaOrderEventConsumer implements OrderEventConsumer {
+  private readonly consumer: Consumer;
+  private readonly closing = new AbortController();
+  private started = false;
+
+  constructor(private readonly options: KafkaOrderEventConsumerOptions) {
+    this.consumer = createKafka(options).consumer({
+      groupId: options.groupId,
+      allowAutoTopicCreation: true,
+      ...(options.sessionTimeoutMs ? { sessionTimeout: options.sessionTimeoutMs } : {}),
+      // kafkajs restarts the consumer itself after retriable failures; after others, so do we.
+      retry: { restartOnFailure: async () => true },
+    });
+  }
+
+  async start(handle: OrderEventHandler): Promise<void> {
+    if (this.closing.signal.aborted) throw new OrderEventBusClosedError();
+    if (this.started) throw new Error('KafkaOrderEventConsumer is already started');
+    this.started = true;
+    // Either the first attempt joined, or the later ones keep trying in the background.
+    await this.join(handle).catch(() => void this.keepJoining(handle));
+  }
+
+  async close(): Promise<void> {
+    this.closing.abort();
+    await this.consumer.disconnect();
+  }
+
+  private async keepJoining(handle: OrderEventHandler): Promise<void> {
+    for (let attempt = 2; !this.closing.signal.aborted; attempt++) {
+      await sleep(backoffDelay(attempt, this.backoff), this.closing.signal);
+      if (this.closing.signal.aborted) return;
+      try {
+        await this.join(handle);
+        return;
+      } catch {
+        // reported by join; try again
+      }
+    }
+  }
+
+  private async join(handle: OrderEventHandler): Promise<void> {
+    try {
+      await this.consumer.connect();
+      await this.consumer.subscribe({ topics: [this.options.topic], fromBeginning: true });
+      await this.consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 4,
+        eachBatch: (payload) => this.handleBatch(payload, handle),
+      });
+    } catch (error) {
+      this.options.onConnectionError?.(error);
+      await this.consumer.disconnect().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async handleBatch(payload: EachBatchPayload, handle: OrderEventHandler) {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
+    const owned = () => isRunning() && !isStale() && !this.closing.signal.aborted;
+    for (const message of batch.messages) {
+      if (!owned()) return;
+      const envelope = this.read(message, `${batch.topic}/${batch.partition}@${message.offset}`);
+      if (envelope && !(await this.handleUntilDone(envelope, handle, heartbeat, owned))) return;
+      resolveOffset(message.offset);
+      await this.consumer.commitOffsets([
+        { topic: batch.topic, partition: batch.partition, offset: nextOffset(message) },
+      ]);
+      await heartbeat();
+    }
+  }
+
+  private read(message: KafkaMessage, at: string): OrderEventEnvelope | undefined {
+    try {
+      return fromKafkaMessage(message);
+    } catch (error) {
+      if (!(error instanceof UnreadableOrderEventError)) throw error;
+      this.options.onUnreadable?.(error, at);
+      return undefined;
+    }
+  }
+
+  /** False when the partition was lost (or the consumer closed) before the handler succeeded. */
+  private async handleUntilDone(
+    envelope: OrderEventEnvelope,
+    handle: OrderEventHandler,
+    heartbeat: () => Promise<void>,
+    owned: () => boolean,
+  ): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await handle(envelope);
+        return true;
+      } catch (error) {
+        this.options.onHandlerError?.(error, envelope);
+        await sleep(backoffDelay(attempt, this.backoff), this.closing.signal);
+        if (!owned()) return false;
+        // Long retries must not cost the partition: the group would rebalance it away.
+        await heartbeat().catch(() => undefined);
+      }
+    }
+  }
+
+  private get backoff(): Backoff {
+    return this.options.retry ?? DEFAULT_BACKOFF;
+  }
+}
+
+function nextOffset(message: KafkaMessage): string {
+  return (BigInt(message.offset) + 1n).toString();
+}
