@@ -19,7 +19,8 @@ export type OrderEventHandler = (envelope: OrderEventEnvelope) => Promise<void>;
 export interface OrderEventConsumer {
   /**
    * Starts delivering envelopes to `handle`, per order in order, each acknowledged once `handle`
-   * resolves. A rejected `handle` is retried (the envelope is not skipped). Resolves once running.
+   * resolves. A rejected `handle` is retried (the envelope is not skipped). Resolves once started:
+   * a remote bus may still be connecting, and never holds up its caller's start-up for that.
    */
   start(handle: OrderEventHandler): Promise<void>;
   close(): Promise<void>;

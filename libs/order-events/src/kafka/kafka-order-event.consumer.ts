@@ -49,8 +49,9 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
     if (this.closing.signal.aborted) throw new OrderEventBusClosedError();
     if (this.started) throw new Error('KafkaOrderEventConsumer is already started');
     this.started = true;
-    // Either the first attempt joined, or the later ones keep trying in the background.
-    await this.join(handle).catch(() => void this.keepJoining(handle));
+    // Joining the group waits for the broker and for a rebalance: it happens in the background,
+    // so a gateway starts (and answers) while Kafka is away, and catches up once it is back.
+    void this.join(handle).catch(() => this.keepJoining(handle));
   }
 
   async close(): Promise<void> {
