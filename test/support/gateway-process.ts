@@ -68,7 +68,11 @@ export async function startGateway(
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const baseUrl = await new Promise<string>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`gateway did not start:\n${output}`)), 20_000);
+    // A gateway that never comes up is killed, so it cannot keep the test run alive.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`gateway did not start:\n${output}`));
+    }, 20_000);
     const onData = () => {
       const match = /listening on (https?:\/\/[\d.]+:\d+)/.exec(output);
       if (match) {
