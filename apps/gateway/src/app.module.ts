@@ -25,6 +25,7 @@ import { PayerHttpController } from './payer/payer.http.controller';
 import { PayerLinks } from './payer/payer-links';
 import { PayerTransactionHandler } from './payer/payer-transaction.query';
 import { RecordPayerStepHandler } from './payer/record-payer-step.handler';
+import { protectionProviders } from './protection/protection.providers';
 import { PaymentSessions } from './session/payment-sessions';
 import { SessionCipher } from './session/session-cipher';
 import { SessionHttpController } from './session/session.http.controller';
@@ -140,6 +141,7 @@ export class AppModule {
         // One lock per order for the merchant's operations and the payer's steps alike.
         { provide: KeyedMutex, useValue: new KeyedMutex() },
         StoreShutdown,
+        ...protectionProviders(config.limits),
         BasicAuthGuard,
         ProcessTransactionHandler,
         RecordPayerStepHandler,

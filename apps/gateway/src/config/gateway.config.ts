@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { loadTrafficLimits, type TrafficLimits } from './traffic-limits';
 
 /** Everything the gateway reads from its environment, validated once at start-up. */
 export interface GatewayConfig {
@@ -17,6 +18,9 @@ export interface GatewayConfig {
   readonly sessionTtlSeconds: number;
   /** Least severe level written to the JSON log ('silent' writes nothing). */
   readonly logLevel: LogLevel;
+  readonly limits: TrafficLimits;
+  /** On SIGTERM, how long in-flight requests may take before their connections are cut. */
+  readonly shutdownGraceSeconds: number;
 }
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -78,6 +82,8 @@ export function loadConfig(
     ...(publicUrl ? { publicUrl } : {}),
     sessionTtlSeconds: integer('GATEWAY_SESSION_TTL', 3600, 1, 7 * 24 * 3600),
     logLevel: logLevel(),
+    limits: loadTrafficLimits(integer),
+    shutdownGraceSeconds: integer('GATEWAY_SHUTDOWN_TIMEOUT', 10, 1, 3600),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -11,6 +11,8 @@ export interface Merchant {
   readonly notificationSecret: string;
   /** Behaviour notes: ids starting with TEST are test merchants, served by the simulated acquirer. */
   readonly test: boolean;
+  /** Requests per second this merchant may make (0: no limit); GATEWAY_RATE_LIMIT when absent. */
+  readonly rateLimit?: number;
 }
 
 export class MerchantFileError extends Error {
@@ -34,7 +36,8 @@ export function merchantIdProblem(id: string): string | undefined {
 
 /** Visible ASCII, as it travels in an HTTP header; long enough to be unguessable. */
 const NOTIFICATION_SECRET = /^[\x21-\x7e]{16,256}$/;
-const FIELDS = new Set(['id', 'passwordHash', 'enabled', 'notificationSecret']);
+const FIELDS = new Set(['id', 'passwordHash', 'enabled', 'notificationSecret', 'rateLimit']);
+const MAX_RATE_LIMIT = 1_000_000;
 
 /** An entry of the merchants file; `test` follows from the id. */
 type MerchantEntry = Omit<Merchant, 'test' | 'enabled'> & { readonly enabled?: boolean };
@@ -58,6 +61,19 @@ function entryProblems(entry: Record<string, unknown>, at: string): string[] {
     !NOTIFICATION_SECRET.test(notificationSecret)
   ) {
     problems.push(`${at}.notificationSecret must be 16-256 visible ASCII characters`);
+  }
+  const { rateLimit } = entry;
+  if (
+    rateLimit !== undefined &&
+    !(
+      Number.isInteger(rateLimit) &&
+      (rateLimit as number) >= 0 &&
+      (rateLimit as number) <= MAX_RATE_LIMIT
+    )
+  ) {
+    problems.push(
+      `${at}.rateLimit must be a whole number of requests per second from 0 to ${MAX_RATE_LIMIT}`,
+    );
   }
   return problems;
 }

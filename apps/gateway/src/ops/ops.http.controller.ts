@@ -1,6 +1,7 @@
 import type { EventStore } from '@gateway/event-store';
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { LoadShedder } from '../protection/load-shedder';
 import { EVENT_STORE } from '../tokens';
 import { GatewayMetrics } from './gateway-metrics';
 import { readiness } from './health';
@@ -9,7 +10,8 @@ import { readiness } from './health';
  * Operations endpoints, without credentials: they reveal no merchant data, and the gateway listens
  * on loopback unless told otherwise.
  * - /health/live: the process answers.
- * - /health/ready: 200, or 503 when the event store cannot take appends (see readiness).
+ * - /health/ready: 200, or 503 when the event store cannot take appends or shutdown has begun.
+ * None of them is ever shed under load (protection/shed-load.hook.ts).
  * - /metrics: Prometheus text format.
  */
 @Controller()
@@ -17,6 +19,7 @@ export class OpsHttpController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly metrics: GatewayMetrics,
+    private readonly shedder: LoadShedder,
   ) {}
 
   @Get('health/live')
@@ -26,7 +29,7 @@ export class OpsHttpController {
 
   @Get('health/ready')
   ready(@Res({ passthrough: true }) reply: FastifyReply) {
-    const { ready, body } = readiness(this.store);
+    const { ready, body } = readiness(this.store, this.shedder.isDraining);
     void reply.status(ready ? 200 : 503);
     return body;
   }
