@@ -43,7 +43,7 @@ describe('JSON depth and list length limits', () => {
         body,
       });
       expect(answer.status).toBe(400);
-      expect((await answer.json()).error).toEqual({
+      expect(((await answer.json()) as { error: unknown }).error).toEqual({
         cause: 'INVALID_REQUEST',
         explanation: 'Value is invalid. It is nested more than 32 levels deep',
         // 32 levels down: order.custom[0]…[0] with 30 indexes, cut to fit error.field's 100 characters.
