@@ -1,15 +1,7 @@
-/** What one reporting interval saw. */
-export interface IntervalFigures {
-  readonly atSeconds: number;
-  readonly requests: number;
-  readonly errors: number;
-  readonly p50: number;
-  readonly p99: number;
-  /** The gateway's resident set and V8 heap in use, MiB, read from its /metrics. */
+/** The gateway's resident set and V8 heap in use, MiB, read from its /metrics. */
+export interface MemorySample {
   readonly rssMiB: number;
   readonly heapMiB: number;
-  /** The machine's one-minute load average: other work on it shows here. */
-  readonly load: number;
 }
 
 export function percentile(sorted: Float64Array, p: number): number {
@@ -52,15 +44,14 @@ export const FLAT_TOLERANCE = 0.1;
 
 /**
  * Memory is flat when the lowest reading in the last third of the run is at most FLAT_TOLERANCE
- * above the lowest in the first third, for both the resident set and the heap in use. The lowest,
- * because the heap saws up and down between collections: its troughs are what stays alive. The
- * first interval (warm-up) is left out.
+ * above the lowest in the first third, for both the resident set and the heap in use. Readings
+ * are taken every second; the lowest, because the heap saws up and down between collections and
+ * its troughs are what stays alive. The caller leaves out the first interval (warm-up).
  */
-export function memoryVerdict(intervals: readonly IntervalFigures[]): {
+export function memoryVerdict(samples: readonly MemorySample[]): {
   flat: boolean;
   lines: string[];
 } {
-  const samples = intervals.slice(1);
   const third = Math.max(1, Math.floor(samples.length / 3));
   const lines: string[] = [];
   let flat = true;

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hashPassword } from '../../apps/gateway/src/merchant/password-hash';
 import { startServer, type Server } from '../processes';
-import { LatencyWindow, memoryVerdict, type IntervalFigures } from './soak-stats';
+import { LatencyWindow, memoryVerdict, type MemorySample } from './soak-stats';
 import { nextFlow, SoakClient, type Step } from './traffic';
 
 /**
@@ -91,7 +91,7 @@ async function measureCapacity(client: SoakClient, seconds: number): Promise<num
   return completed / ((performance.now() - started) / 1000);
 }
 
-async function gatewayMemory(url: string): Promise<{ rssMiB: number; heapMiB: number }> {
+async function gatewayMemory(url: string): Promise<MemorySample> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const read = (name: string) =>
     Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) / 2 ** 20;
@@ -113,14 +113,16 @@ async function runLoad(
   interval: number,
   report: (line: string) => void,
 ): Promise<{
-  intervals: IntervalFigures[];
+  requests: number;
+  memory: MemorySample[];
   errors: number;
   notSent: number;
   problems: Map<string, number>;
 }> {
   const window = new LatencyWindow();
   const ready: Step[][] = [];
-  const intervals: IntervalFigures[] = [];
+  let requests = 0;
+  let memory: MemorySample[] = [];
   const problems = new Map<string, number>();
   let outstanding = 0;
   let scheduled = 0;
@@ -151,20 +153,27 @@ async function runLoad(
       else send(ready.shift() ?? nextFlow(newOrder()));
     }
   }, 5);
-  report(' seconds  requests   req/s  errors  p50 ms  p99 ms  RSS MiB  heap MiB  load');
+  // Memory every second; the heap's lowest reading is what stays alive (soak-stats.ts).
+  const sampler = setInterval(() => {
+    void gatewayMemory(url).then((sample) => memory.push(sample));
+  }, 1000);
+  report(' seconds  requests   req/s  errors  p50 ms  p99 ms  RSS MiB  lowest heap MiB  load');
   for (let at = interval; at <= seconds; at += interval) {
     await new Promise((done) => setTimeout(done, started + at * 1000 - performance.now()));
     const figures = window.close();
-    const memory = await gatewayMemory(url);
-    const row: IntervalFigures = { atSeconds: at, ...figures, ...memory, load: loadavg()[0] };
-    intervals.push(row);
+    requests += figures.requests;
+    const recent = memory.slice(-interval);
+    const rss = recent[recent.length - 1]?.rssMiB ?? NaN;
+    const heap = Math.min(...recent.map((sample) => sample.heapMiB));
+    if (at === interval) memory = []; // the first interval is warm-up
     report(
-      `${String(at).padStart(8)} ${String(row.requests).padStart(9)} ${(row.requests / interval).toFixed(0).padStart(7)} ${String(row.errors).padStart(7)} ${row.p50.toFixed(1).padStart(7)} ${row.p99.toFixed(1).padStart(7)} ${row.rssMiB.toFixed(1).padStart(8)} ${row.heapMiB.toFixed(1).padStart(9)} ${row.load.toFixed(1).padStart(5)}`,
+      `${String(at).padStart(8)} ${String(figures.requests).padStart(9)} ${(figures.requests / interval).toFixed(0).padStart(7)} ${String(figures.errors).padStart(7)} ${figures.p50.toFixed(1).padStart(7)} ${figures.p99.toFixed(1).padStart(7)} ${rss.toFixed(1).padStart(8)} ${heap.toFixed(1).padStart(16)} ${loadavg()[0].toFixed(1).padStart(5)}`,
     );
   }
+  clearInterval(sampler);
   clearInterval(pace);
   while (outstanding > 0) await new Promise((done) => setTimeout(done, 10));
-  return { intervals, errors, notSent, problems };
+  return { requests, memory, errors, notSent, problems };
 }
 
 async function main(): Promise<void> {
@@ -193,7 +202,7 @@ async function main(): Promise<void> {
     report(
       `load: ${rate} requests/s (${LOAD_SHARE * 100} %) for ${minutes} min, reported every ${interval} s\n`,
     );
-    const { intervals, errors, notSent, problems } = await runLoad(
+    const { requests, memory, errors, notSent, problems } = await runLoad(
       client,
       gateway.url,
       rate,
@@ -201,16 +210,15 @@ async function main(): Promise<void> {
       interval,
       report,
     );
-    const total = intervals.reduce((sum, i) => sum + i.requests, 0);
-    const memory = memoryVerdict(intervals);
+    const verdict = memoryVerdict(memory);
     report(
-      `\nrequests: ${total}, errors: ${errors}, not sent (${MAX_OUTSTANDING} in flight): ${notSent}`,
+      `\nrequests: ${requests}, errors: ${errors}, not sent (${MAX_OUTSTANDING} in flight): ${notSent}`,
     );
     for (const [problem, count] of problems) report(`  ${count} × ${problem}`);
-    for (const line of memory.lines) report(line);
-    const pass = errors === 0 && notSent === 0 && memory.flat;
+    for (const line of verdict.lines) report(line);
+    const pass = errors === 0 && notSent === 0 && verdict.flat;
     report(
-      `verdict: ${pass ? 'PASS' : 'FAIL'} (zero errors: ${errors === 0 ? 'yes' : 'no'}; load sustained: ${notSent === 0 ? 'yes' : 'no'}; memory flat: ${memory.flat ? 'yes' : 'no'})`,
+      `verdict: ${pass ? 'PASS' : 'FAIL'} (zero errors: ${errors === 0 ? 'yes' : 'no'}; load sustained: ${notSent === 0 ? 'yes' : 'no'}; memory flat: ${verdict.flat ? 'yes' : 'no'})`,
     );
     report(`report written to ${reportFile}`);
     process.exitCode = pass ? 0 : 1;
