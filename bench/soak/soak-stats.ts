@@ -42,26 +42,33 @@ export class LatencyWindow {
 /** Allowed growth of memory between the first and the last third of the run. */
 export const FLAT_TOLERANCE = 0.1;
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
 /**
- * Memory is flat when the lowest reading in the last third of the run is at most FLAT_TOLERANCE
- * above the lowest in the first third, for both the resident set and the heap in use. Readings
- * are taken every second; the lowest, because the heap saws up and down between collections and
- * its troughs are what stays alive. The caller leaves out the first interval (warm-up).
+ * Memory is flat when, over the last third of the run, the median of the intervals' lowest
+ * readings is at most FLAT_TOLERANCE above the same over the first third, for both the resident
+ * set and the heap in use. The lowest reading of an interval (one per second), because the heap
+ * saws up and down between collections and its troughs are what stays alive; the median of
+ * those, because an interval without a full collection has a higher trough. The caller leaves out
+ * the first interval (warm-up).
  */
-export function memoryVerdict(samples: readonly MemorySample[]): {
+export function memoryVerdict(lows: readonly MemorySample[]): {
   flat: boolean;
   lines: string[];
 } {
-  const third = Math.max(1, Math.floor(samples.length / 3));
+  const third = Math.max(1, Math.floor(lows.length / 3));
   const lines: string[] = [];
   let flat = true;
   for (const key of ['rssMiB', 'heapMiB'] as const) {
-    const first = Math.min(...samples.slice(0, third).map((s) => s[key]));
-    const last = Math.min(...samples.slice(-third).map((s) => s[key]));
+    const first = median(lows.slice(0, third).map((s) => s[key]));
+    const last = median(lows.slice(-third).map((s) => s[key]));
     const growth = (last - first) / first;
     if (growth > FLAT_TOLERANCE) flat = false;
     lines.push(
-      `${key === 'rssMiB' ? 'RSS ' : 'heap'}: lowest ${first.toFixed(1)} MiB in the first third, ${last.toFixed(1)} MiB in the last (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} %, limit +${FLAT_TOLERANCE * 100} %)`,
+      `${key === 'rssMiB' ? 'RSS ' : 'heap'}: intervals' lows, median ${first.toFixed(1)} MiB over the first third, ${last.toFixed(1)} MiB over the last (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} %, limit +${FLAT_TOLERANCE * 100} %)`,
     );
   }
   return { flat, lines };

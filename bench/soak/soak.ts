@@ -11,7 +11,7 @@ import { nextFlow, SoakClient, type Step } from './traffic';
  * `npm run soak -- --minutes N`: starts a gateway on loopback in a fresh data directory, measures
  * its capacity for the mixed traffic of traffic.ts, then runs that traffic at 80 % of it for N
  * minutes (1-60, default 2), printing requests, errors, p50/p99 and the gateway's memory every
- * interval, and a verdict: zero errors and flat memory (soak-stats.ts). The report also goes to a
+ * interval, and a verdict: zero errors, the load sustained and flat memory (soak-stats.ts). The report also goes to a
  * file (--report, default soak-report.txt).
  */
 const ROOT = resolve(__dirname, '../../..');
@@ -122,7 +122,9 @@ async function runLoad(
   const window = new LatencyWindow();
   const ready: Step[][] = [];
   let requests = 0;
-  let memory: MemorySample[] = [];
+  const readings: MemorySample[] = [];
+  /** Each interval's lowest readings, warm-up left out. */
+  const lows: MemorySample[] = [];
   const problems = new Map<string, number>();
   let outstanding = 0;
   let scheduled = 0;
@@ -153,27 +155,29 @@ async function runLoad(
       else send(ready.shift() ?? nextFlow(newOrder()));
     }
   }, 5);
-  // Memory every second; the heap's lowest reading is what stays alive (soak-stats.ts).
+  // Memory every second; each interval keeps its lowest readings (soak-stats.ts).
   const sampler = setInterval(() => {
-    void gatewayMemory(url).then((sample) => memory.push(sample));
+    void gatewayMemory(url).then((sample) => readings.push(sample));
   }, 1000);
-  report(' seconds  requests   req/s  errors  p50 ms  p99 ms  RSS MiB  lowest heap MiB  load');
+  report(
+    ' seconds  requests   req/s  errors  p50 ms  p99 ms  lowest RSS MiB  lowest heap MiB  load',
+  );
   for (let at = interval; at <= seconds; at += interval) {
     await new Promise((done) => setTimeout(done, started + at * 1000 - performance.now()));
     const figures = window.close();
     requests += figures.requests;
-    const recent = memory.slice(-interval);
-    const rss = recent[recent.length - 1]?.rssMiB ?? NaN;
+    const recent = readings.splice(0);
+    const rss = Math.min(...recent.map((sample) => sample.rssMiB));
     const heap = Math.min(...recent.map((sample) => sample.heapMiB));
-    if (at === interval) memory = []; // the first interval is warm-up
+    if (at > interval) lows.push({ rssMiB: rss, heapMiB: heap }); // the first is warm-up
     report(
-      `${String(at).padStart(8)} ${String(figures.requests).padStart(9)} ${(figures.requests / interval).toFixed(0).padStart(7)} ${String(figures.errors).padStart(7)} ${figures.p50.toFixed(1).padStart(7)} ${figures.p99.toFixed(1).padStart(7)} ${rss.toFixed(1).padStart(8)} ${heap.toFixed(1).padStart(16)} ${loadavg()[0].toFixed(1).padStart(5)}`,
+      `${String(at).padStart(8)} ${String(figures.requests).padStart(9)} ${(figures.requests / interval).toFixed(0).padStart(7)} ${String(figures.errors).padStart(7)} ${figures.p50.toFixed(1).padStart(7)} ${figures.p99.toFixed(1).padStart(7)} ${rss.toFixed(1).padStart(15)} ${heap.toFixed(1).padStart(16)} ${loadavg()[0].toFixed(1).padStart(5)}`,
     );
   }
   clearInterval(sampler);
   clearInterval(pace);
   while (outstanding > 0) await new Promise((done) => setTimeout(done, 10));
-  return { requests, memory, errors, notSent, problems };
+  return { requests, memory: lows, errors, notSent, problems };
 }
 
 async function main(): Promise<void> {
