@@ -43,6 +43,7 @@ import { PayerHttpController } from './payer/payer.http.controller';
 import { PayerLinks } from './payer/payer-links';
 import { PayerTransactionHandler } from './payer/payer-transaction.query';
 import { RecordPayerStepHandler } from './payer/record-payer-step.handler';
+import { protectionProviders } from './protection/protection.providers';
 import { PaymentSessions } from './session/payment-sessions';
 import { AesGcmKeyring } from './crypto/aes-gcm-keyring';
 import { SessionHttpController } from './session/session.http.controller';
@@ -214,6 +215,7 @@ export class AppModule {
         { provide: KeyedMutex, useValue: new KeyedMutex() },
         StoreShutdown,
         OrderEventFeed,
+        ...protectionProviders(config.limits),
         BasicAuthGuard,
         ProcessTransactionHandler,
         RecordPayerStepHandler,

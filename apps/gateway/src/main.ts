@@ -12,10 +12,16 @@ import { PublicUrl } from './config/public-url';
 import { MerchantFileError, type MerchantRegistry } from './merchant/merchant-registry';
 import { MERCHANT_REGISTRY } from './tokens';
 import { GatewayMetrics } from './ops/gateway-metrics';
-import { createLogger, NestLogBridge } from './ops/logger';
+import { closeOnSignals } from './ops/graceful-shutdown';
+import { createLogger, NestLogBridge, type GatewayLogger } from './ops/logger';
 import { observeRequests, requestId } from './ops/request-observer';
+import { LoadShedder } from './protection/load-shedder';
+import { shedLoad } from './protection/shed-load.hook';
 
-export async function createGateway(config: GatewayConfig): Promise<NestFastifyApplication> {
+export async function createGateway(
+  config: GatewayConfig,
+  logger: GatewayLogger = createLogger(config.logLevel),
+): Promise<NestFastifyApplication> {
   // Payer page tokens name merchant, order and transaction (40 characters each at most) and are
   // longer than Fastify's default limit of 100 characters for a path parameter.
   const adapter = new FastifyAdapter({
@@ -31,8 +37,9 @@ export async function createGateway(config: GatewayConfig): Promise<NestFastifyA
       const error = ApiError.invalid('The request URL is not valid');
       void reply.status(error.httpStatus).send(error.body);
     },
+    // Requests arriving while closing get the spec's 503 from shedLoad, not Fastify's own body.
+    return503OnClosing: false,
   });
-  const logger = createLogger(config.logLevel);
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forConfig(config, logger),
     adapter,
@@ -44,7 +51,9 @@ export async function createGateway(config: GatewayConfig): Promise<NestFastifyA
   );
   const fastify = app.getHttpAdapter().getInstance();
   configureFastify(fastify, config.bodyLimit);
-  observeRequests(fastify, logger, app.get(GatewayMetrics));
+  const metrics = app.get(GatewayMetrics);
+  observeRequests(fastify, logger, metrics);
+  shedLoad(fastify, app.get(LoadShedder), (reason) => metrics.refusals.inc({ reason }));
   app.useGlobalFilters(new ApiExceptionFilter(logger));
   return app;
 }
@@ -80,7 +89,8 @@ function reloadMerchantsOnHangup(registry: MerchantRegistry, file: string): void
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const app = await createGateway(config);
+  const logger = createLogger(config.logLevel);
+  const app = await createGateway(config, logger);
   await app.listen({ port: config.port, host: config.host });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -90,15 +100,7 @@ async function main(): Promise<void> {
   // Tests and scripts read this line to find the port when PORT=0.
   console.log(`gateway listening on ${scheme}://${config.host}:${port} (data: ${config.dataDir})`);
   reloadMerchantsOnHangup(app.get<MerchantRegistry>(MERCHANT_REGISTRY), config.merchantsFile);
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      // Stop accepting, let in-flight requests finish, flush the group commit, then exit cleanly.
-      app.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  }
+  closeOnSignals(app, app.get(LoadShedder), config.shutdownGraceSeconds, logger);
 }
 
 if (require.main === module) {

@@ -77,6 +77,11 @@ export class ApiError extends Error {
     return new ApiError(503, { result: 'ERROR', error: { cause: 'SERVER_BUSY', explanation } });
   }
 
+  /** 429: the merchant's request rate limit is spent; the spec's nearest cause is SERVER_BUSY. */
+  static tooManyRequests(explanation: string): ApiError {
+    return new ApiError(429, { result: 'ERROR', error: { cause: 'SERVER_BUSY', explanation } });
+  }
+
   /** 500 without detail: the support code lets an operator find the log line, nothing else leaks. */
   static failed(supportCode: string): ApiError {
     return new ApiError(500, { result: 'ERROR', error: { cause: 'SERVER_FAILED', supportCode } });

@@ -38,3 +38,4 @@ export {
 export { findEmbeddedCardNumber } from './card-data-guard';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi/document';
 export { updateSessionContract, validateSessionUpdate } from './session/update-session.contract';
+export { jsonShapeError, MAX_LIST_ELEMENTS } from './json-shape';

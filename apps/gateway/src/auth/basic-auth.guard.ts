@@ -6,11 +6,14 @@ import {
   type CanActivate,
   type ExecutionContext,
 } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
 import { matchesCertificate } from '../merchant/certificate-match';
 import type { Merchant, MerchantRegistry } from '../merchant/merchant-registry';
+import { GatewayMetrics } from '../ops/gateway-metrics';
+import { MerchantRateLimiter } from '../protection/merchant-rate-limiter';
 import { MERCHANT_REGISTRY } from '../tokens';
+import { AuthLockout } from './auth-lockout';
 
 type AuthenticatedRequest = FastifyRequest & { merchant?: Merchant; byCertificate?: boolean };
 
@@ -18,29 +21,38 @@ type AuthenticatedRequest = FastifyRequest & { merchant?: Merchant; byCertificat
  * The merchant's authentication (spec, Authentication), for the merchant of the path only, so a
  * merchant can never reach another merchant's orders:
  * 1. certificate: the TLS client certificate is valid for the configured client CA and is the
- *    one the merchant's entry names; no password is needed;
+ *    one the merchant's entry names; no password is needed, and password lockouts do not apply
+ *    (someone guessing passwords cannot lock a certificate holder out);
  * 2. otherwise HTTP Basic: the user is `merchant.<merchantId>`, the password the API password.
- * Every failure answers the same 401, whatever was wrong.
+ * Every failure answers the same 401, whatever was wrong. Repeated failures lock the merchant id
+ * and the client address out of Basic for a while (AuthLockout). An authenticated merchant over
+ * its request rate limit gets 429. Both say when to retry in Retry-After.
  */
 @Injectable()
 export class BasicAuthGuard implements CanActivate {
-  constructor(@Inject(MERCHANT_REGISTRY) private readonly merchants: MerchantRegistry) {}
+  constructor(
+    @Inject(MERCHANT_REGISTRY) private readonly merchants: MerchantRegistry,
+    private readonly lockout: AuthLockout,
+    private readonly rateLimiter: MerchantRateLimiter,
+    private readonly metrics: GatewayMetrics,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const credentials = parseBasic(request.headers.authorization);
-    const pathMerchant = (request.params as Record<string, string | undefined>).merchantId;
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    const pathMerchant = (request.params as Record<string, string | undefined>).merchantId ?? '';
     const byCertificate = pathMerchant && this.certificateMerchant(request, pathMerchant);
-    if (byCertificate) {
-      request.merchant = byCertificate;
-      request.byCertificate = true;
-      return true;
+    const merchant = byCertificate || (await this.byPassword(request, reply, pathMerchant));
+    const wait = this.rateLimiter.take(merchant);
+    if (wait) {
+      this.metrics.refusals.inc({ reason: 'rate_limited' });
+      void reply.header('retry-after', String(wait));
+      throw ApiError.tooManyRequests(
+        `The request rate limit of ${this.rateLimiter.limitOf(merchant)} per second for this merchant is exceeded. Retry after ${wait} second${wait === 1 ? '' : 's'}`,
+      );
     }
-    if (!credentials || !pathMerchant || credentials.user !== `merchant.${pathMerchant}`)
-      throw ApiError.unauthorized();
-    const merchant = await this.merchants.authenticate(pathMerchant, credentials.password);
-    if (!merchant) throw ApiError.unauthorized();
     request.merchant = merchant;
+    request.byCertificate = Boolean(byCertificate);
     return true;
   }
 
@@ -53,6 +65,31 @@ export class BasicAuthGuard implements CanActivate {
     const certificate = socket.getPeerX509Certificate?.();
     if (!merchant?.enabled || !merchant.certificate || !certificate) return undefined;
     return matchesCertificate(merchant.certificate, certificate) ? merchant : undefined;
+  }
+
+  /** HTTP Basic, behind the lockout: throws the 401. */
+  private async byPassword(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    pathMerchant: string,
+  ): Promise<Merchant> {
+    const lockedFor = this.lockout.retryAfter(pathMerchant, request.ip);
+    if (lockedFor) {
+      this.metrics.refusals.inc({ reason: 'locked_out' });
+      void reply.header('retry-after', String(lockedFor));
+      throw ApiError.unauthorized();
+    }
+    const credentials = parseBasic(request.headers.authorization);
+    const merchant =
+      credentials && pathMerchant && credentials.user === `merchant.${pathMerchant}`
+        ? await this.merchants.authenticate(pathMerchant, credentials.password)
+        : undefined;
+    if (!merchant) {
+      this.lockout.failed(pathMerchant, request.ip);
+      throw ApiError.unauthorized();
+    }
+    this.lockout.succeeded(pathMerchant, request.ip);
+    return merchant;
   }
 }
 

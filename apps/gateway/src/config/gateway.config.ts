@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { dataKeysOf, tlsOf, type DataKeys, type TlsFiles } from './security.config';
 import { eventStoreOf, type EventStoreSelection } from './event-store.config';
 import { loadGatewayWebhooks, type GatewayWebhooksConfig } from '../webhook/webhooks.config';
+import { loadTrafficLimits, type TrafficLimits } from './traffic-limits';
 
 /** Everything the gateway reads from its environment, validated once at start-up. */
 export interface GatewayConfig {
@@ -32,6 +33,9 @@ export interface GatewayConfig {
   readonly webhooks: GatewayWebhooksConfig;
   /** Events per read-model transaction at most, for the order-summary projector. */
   readonly projectionBatchSize: number;
+  readonly limits: TrafficLimits;
+  /** On SIGTERM, how long in-flight requests may take before their connections are cut. */
+  readonly shutdownGraceSeconds: number;
 }
 
 export type BusConfig =
@@ -115,6 +119,8 @@ export function loadConfig(
     bus,
     webhooks: loadGatewayWebhooks(env, problems, path('GATEWAY_DATA_DIR', 'data'), cwd),
     projectionBatchSize: integer('GATEWAY_PROJECTION_BATCH', 500, 1, 10_000),
+    limits: loadTrafficLimits(integer),
+    shutdownGraceSeconds: integer('GATEWAY_SHUTDOWN_TIMEOUT', 10, 1, 3600),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

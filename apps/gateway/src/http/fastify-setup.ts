@@ -1,4 +1,4 @@
-import { ApiError } from '@gateway/contract';
+import { ApiError, jsonShapeError } from '@gateway/contract';
 import type { FastifyInstance } from 'fastify';
 
 /** Beyond this, a body is not even read: the connection is dropped. */
@@ -11,6 +11,9 @@ const DISCARD_LIMIT = 64 * 1024 * 1024;
  * A body over the limit is read to its end and discarded, without buffering, and only then
  * answered with INVALID_REQUEST: closing a connection with unread data makes the kernel reset it,
  * and the client would lose the error. Past DISCARD_LIMIT the connection is simply dropped.
+ *
+ * JSON nested deeper or holding longer lists than any contract allows is refused before parsing,
+ * naming the field (jsonShapeError).
  *
  * The payer's pages (/payer/…) are posted by browsers as HTML forms: their bodies are parsed as
  * form fields instead.
@@ -26,7 +29,10 @@ export function configureFastify(fastify: FastifyInstance, bodyLimit: number): v
       if (size > DISCARD_LIMIT) request.raw.destroy();
       else if (size <= bodyLimit) chunks.push(chunk);
     });
-    payload.on('error', (error) => done(error, undefined));
+    // The client went away mid-body: not a server failure, and no one is left to read the answer.
+    payload.on('error', () =>
+      done(ApiError.invalid('The request body was not received in full'), undefined),
+    );
     payload.on('end', () => {
       if (size > bodyLimit)
         return done(
@@ -38,6 +44,8 @@ export function configureFastify(fastify: FastifyInstance, bodyLimit: number): v
       const text = Buffer.concat(chunks).toString('utf8');
       if (request.url.startsWith('/payer/'))
         return done(null, Object.fromEntries(new URLSearchParams(text)));
+      const shapeError = jsonShapeError(text);
+      if (shapeError) return done(ApiError.fromFieldError(shapeError), undefined);
       parseJson(request, text, done);
     });
   });

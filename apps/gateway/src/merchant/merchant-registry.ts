@@ -22,6 +22,8 @@ export interface Merchant {
   readonly permissions: readonly Permission[];
   /** How card numbers show to this merchant under certificate authentication (spec, 6.4 masking). */
   readonly cardMask: CardMask;
+  /** Requests per second this merchant may make (0: no limit); GATEWAY_RATE_LIMIT when absent. */
+  readonly rateLimit?: number;
 }
 
 /** UNMASK: may receive bank account numbers and IBANs in clear (with certificate authentication). */
@@ -57,7 +59,9 @@ const FIELDS = new Set([
   'certificate',
   'permissions',
   'masking',
+  'rateLimit',
 ]);
+const MAX_RATE_LIMIT = 1_000_000;
 
 /** An entry of the merchants file; `test` follows from the id. */
 interface MerchantEntry {
@@ -116,6 +120,19 @@ function entryProblems(entry: Record<string, unknown>, at: string): string[] {
     !NOTIFICATION_SECRET.test(notificationSecret)
   ) {
     problems.push(`${at}.notificationSecret must be 16-256 visible ASCII characters`);
+  }
+  const { rateLimit } = entry;
+  if (
+    rateLimit !== undefined &&
+    !(
+      Number.isInteger(rateLimit) &&
+      (rateLimit as number) >= 0 &&
+      (rateLimit as number) <= MAX_RATE_LIMIT
+    )
+  ) {
+    problems.push(
+      `${at}.rateLimit must be a whole number of requests per second from 0 to ${MAX_RATE_LIMIT}`,
+    );
   }
   return [...problems, ...accessProblems(entry, at)];
 }

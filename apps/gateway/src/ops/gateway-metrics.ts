@@ -55,6 +55,13 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly refusals = new Counter({
+    name: 'gateway_requests_refused_total',
+    help: 'Requests refused before processing, by reason: overloaded and shutting_down (503), rate_limited (429), locked_out (401 during an authentication lockout)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   constructor(store: object) {
     collectDefaultMetrics({ register: this.registry });
     if (hasWriterStats(store)) this.observeWriter(store);
@@ -92,6 +99,18 @@ export class GatewayMetrics {
       'Global position of the last event in the store',
       (l) => (l.head === undefined ? undefined : Number(l.head)),
     );
+  }
+
+  /** Requests in progress, read when scraped. */
+  observeInFlight(read: () => number): void {
+    new Gauge({
+      name: 'gateway_requests_in_flight',
+      help: 'Requests received and not yet answered',
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
   }
 
   private observeWriter(store: StatsSource): void {

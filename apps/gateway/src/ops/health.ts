@@ -5,7 +5,11 @@ export interface Readiness {
   readonly ready: boolean;
   readonly body: {
     readonly status: 'UP' | 'DOWN';
-    readonly checks: { readonly eventStore: string; readonly bus?: string };
+    readonly checks: {
+      readonly eventStore: string;
+      readonly bus?: string;
+      readonly server?: 'draining';
+    };
   };
 }
 
@@ -13,17 +17,25 @@ export interface Readiness {
 const PROBE_TIMEOUT_MS = 2_000;
 
 /**
- * Ready while the event store can take appends. The embedded store reports its writer's state:
- * once it has failed or is closing, nothing could be made durable. A remote store (KurrentDB) is
- * probed with a read of its head position, so a lost cluster takes the node out of rotation.
+ * Ready while the event store can take appends and shutdown has not begun. The embedded store
+ * reports its writer's state: once it has failed or is closing, nothing could be made durable. A
+ * remote store (KurrentDB) is probed with a read of its head position, so a lost cluster takes the
+ * node out of rotation. Once shutdown has begun (draining), the node is not ready either.
  *
  * `bus` is the relay's state (live, retrying, …): shown, but it does not decide readiness, since
  * the API keeps answering while the broker is away and the relay catches up afterwards.
  */
-export async function readiness(store: EventStore, bus?: string): Promise<Readiness> {
+export async function readiness(
+  store: EventStore,
+  { bus, draining = false }: { bus?: string; draining?: boolean } = {},
+): Promise<Readiness> {
   const eventStore = hasWriterStats(store) ? store.stats().state : await probe(store);
-  const ready = eventStore === 'open';
-  const checks = bus === undefined ? { eventStore } : { eventStore, bus };
+  const ready = eventStore === 'open' && !draining;
+  const checks = {
+    eventStore,
+    ...(bus === undefined ? {} : { bus }),
+    ...(draining ? { server: 'draining' as const } : {}),
+  };
   return { ready, body: { status: ready ? 'UP' : 'DOWN', checks } };
 }
 

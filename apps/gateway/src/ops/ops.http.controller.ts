@@ -4,6 +4,7 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { projectionHealth } from '../projection/projection.lifecycle';
 import { OrderEventRelay } from '../relay/order-event.relay';
+import { LoadShedder } from '../protection/load-shedder';
 import { EVENT_STORE } from '../tokens';
 import { GatewayMetrics } from './gateway-metrics';
 import { readiness } from './health';
@@ -12,8 +13,10 @@ import { readiness } from './health';
  * Operations endpoints, without credentials: they reveal no merchant data, and the gateway listens
  * on loopback unless told otherwise.
  * - /health/live: the process answers.
- * - /health/ready: 200, or 503 when the event store cannot take appends (see readiness), with
- *   the relay's state and the projection's state and lag (neither makes the gateway unready).
+ * - /health/ready: 200, or 503 when the event store cannot take appends or shutdown has begun
+ *   (see readiness), with the relay's state and the projection's state and lag (neither makes
+ *   the gateway unready).
+ * None of them is ever shed under load (protection/shed-load.hook.ts).
  * - /metrics: Prometheus text format.
  */
 @Controller()
@@ -23,6 +26,7 @@ export class OpsHttpController {
     private readonly metrics: GatewayMetrics,
     private readonly projector: OrderSummaryProjector,
     private readonly relay: OrderEventRelay,
+    private readonly shedder: LoadShedder,
   ) {}
 
   @Get('health/live')
@@ -32,7 +36,10 @@ export class OpsHttpController {
 
   @Get('health/ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
-    const { ready, body } = await readiness(this.store, this.relay.status().state);
+    const { ready, body } = await readiness(this.store, {
+      bus: this.relay.status().state,
+      draining: this.shedder.isDraining,
+    });
     void reply.status(ready ? 200 : 503);
     return { ...body, projections: await projectionHealth(this.projector) };
   }

@@ -47,9 +47,16 @@ describe('readiness', () => {
   });
 
   it("reports the relay's state without letting a retrying bus make the gateway unready", async () => {
-    expect(await readiness(writer('open'), 'retrying')).toEqual({
+    expect(await readiness(writer('open'), { bus: 'retrying' })).toEqual({
       ready: true,
       body: { status: 'UP', checks: { eventStore: 'open', bus: 'retrying' } },
+    });
+  });
+
+  it('is not ready once shutdown has begun', async () => {
+    expect(await readiness(writer('open'), { bus: 'live', draining: true })).toEqual({
+      ready: false,
+      body: { status: 'DOWN', checks: { eventStore: 'open', bus: 'live', server: 'draining' } },
     });
   });
 });

@@ -49,7 +49,7 @@ function errors(...statuses: ErrorStatus[]): Record<string, JsonSchema> {
 }
 
 /** Retrievals are never refused for security reasons: 403 is the PUT's alone (no acquirer link). */
-const RETRIEVAL_ERRORS: ErrorStatus[] = ['400', '401', '404', '500', '503'];
+const RETRIEVAL_ERRORS: ErrorStatus[] = ['400', '401', '404', '429', '500', '503'];
 
 const param = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
@@ -119,7 +119,7 @@ function paths(): Record<string, JsonSchema> {
         },
         responses: {
           '201': json('The operation was processed, whatever its outcome', 'TransactionResponse'),
-          ...errors('400', '401', '403', '404', '500', '503'),
+          ...errors('400', '401', '403', '404', '429', '500', '503'),
         },
       },
       get: {

@@ -21,12 +21,20 @@ function errorAnswer(
   };
 }
 
+const RETRY_AFTER: JsonSchema = {
+  'Retry-After': {
+    description: 'Seconds to wait before retrying',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+
 /** Component name of the error answer of each status. */
 export const ERROR_RESPONSES = {
   '400': 'InvalidRequest',
   '401': 'Unauthorized',
   '403': 'Rejected',
   '404': 'NotFound',
+  '429': 'TooManyRequests',
   '500': 'ServerFailed',
   '503': 'ServerBusy',
 } as const;
@@ -59,9 +67,10 @@ export function errorResponses(): Record<string, JsonSchema> {
         ApiError.invalid('The request body is not valid JSON'),
       ),
     }),
-    '401': errorAnswer('Bad or missing credentials', {
-      unauthorized: example('Any authentication failure', ApiError.unauthorized()),
-    }),
+    '401': errorAnswer(
+      'Bad or missing credentials, or too many failed authentications: then, until the lockout ends, even the right password is refused and Retry-After says when to try again',
+      { unauthorized: example('Any authentication failure', ApiError.unauthorized()) },
+    ),
     '403': errorAnswer('Refused for security reasons', {
       rejected: example('The merchant has no acquirer link', ApiError.rejected('NO_ACQUIRER_LINK')),
       unmask: example(
@@ -72,6 +81,18 @@ export function errorResponses(): Record<string, JsonSchema> {
     '404': errorAnswer('Unknown path, order or transaction', {
       notFound: example('No such order', ApiError.notFound("Order 'order-1' was not found")),
     }),
+    '429': errorAnswer(
+      "The merchant's request rate limit is spent: retry after the delay given",
+      {
+        rateLimited: example(
+          'Over the rate limit',
+          ApiError.tooManyRequests(
+            'The request rate limit of 50 per second for this merchant is exceeded. Retry after 1 second',
+          ),
+        ),
+      },
+      RETRY_AFTER,
+    ),
     '500': errorAnswer('Internal failure; the support code finds the log entry', {
       failed: example(
         'Never a stack trace',
@@ -80,13 +101,8 @@ export function errorResponses(): Record<string, JsonSchema> {
     }),
     '503': errorAnswer(
       'Overloaded: retry after the delay given',
-      { busy: example('Retry later', ApiError.busy('The gateway is busy. Retry later')) },
-      {
-        'Retry-After': {
-          description: 'Seconds to wait before retrying',
-          schema: { type: 'integer', minimum: 0 },
-        },
-      },
+      { busy: example('Retry later', ApiError.busy('The gateway is busy. Retry after 1 second')) },
+      RETRY_AFTER,
     ),
   };
   return Object.fromEntries(

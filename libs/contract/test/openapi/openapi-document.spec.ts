@@ -93,13 +93,13 @@ describe('the document is OpenAPI 3.1', () => {
       statuses: Object.keys(operation.responses).sort(),
     }));
     const order = '/api/rest/version/{version}/merchant/{merchantId}/order/{orderId}';
-    const errors = ['400', '401', '404', '500', '503'];
+    const errors = ['400', '401', '404', '429', '500', '503'];
     expect(seen).toEqual(
       expect.arrayContaining([
         { route: `GET ${order}`, statuses: ['200', ...errors] },
         {
           route: `PUT ${order}/transaction/{transactionId}`,
-          statuses: ['201', '400', '401', '403', '404', '500', '503'],
+          statuses: ['201', '400', '401', '403', '404', '429', '500', '503'],
         },
         { route: `GET ${order}/transaction/{transactionId}`, statuses: ['200', ...errors] },
       ]),

@@ -1,0 +1,25 @@
+/** Abuse and load limits, read from the environment with the other settings (gateway.config.ts). */
+export interface TrafficLimits {
+  /** Requests in progress beyond which new ones are shed with 503 SERVER_BUSY; 0 for none. */
+  readonly maxInFlight: number;
+  /** Average event-loop delay (ms) over the last half second beyond which requests are shed; 0 for none. */
+  readonly maxEventLoopDelayMs: number;
+  /** Requests per second a merchant may make unless its merchants-file entry says otherwise; 0 for no limit. */
+  readonly merchantRequestsPerSecond: number;
+  /** Failed authentications, per merchant and per client address, that start a lockout. */
+  readonly authMaxFailures: number;
+  /** How long a lockout lasts, and the window in which failures are counted, in seconds. */
+  readonly authLockoutSeconds: number;
+}
+
+type IntegerSetting = (name: string, fallback: number, min: number, max: number) => number;
+
+export function loadTrafficLimits(integer: IntegerSetting): TrafficLimits {
+  return {
+    maxInFlight: integer('GATEWAY_MAX_IN_FLIGHT', 1000, 0, 1_000_000),
+    maxEventLoopDelayMs: integer('GATEWAY_MAX_EVENT_LOOP_DELAY', 500, 0, 60_000),
+    merchantRequestsPerSecond: integer('GATEWAY_RATE_LIMIT', 0, 0, 1_000_000),
+    authMaxFailures: integer('GATEWAY_AUTH_MAX_FAILURES', 10, 1, 1_000_000),
+    authLockoutSeconds: integer('GATEWAY_AUTH_LOCKOUT', 300, 1, 86_400),
+  };
+}

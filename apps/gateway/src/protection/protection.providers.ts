@@ -1,0 +1,29 @@
+import type { Provider } from '@nestjs/common';
+import { AuthLockout } from '../auth/auth-lockout';
+import type { TrafficLimits } from '../config/traffic-limits';
+import { GatewayMetrics } from '../ops/gateway-metrics';
+import { LoadShedder } from './load-shedder';
+import { MerchantRateLimiter } from './merchant-rate-limiter';
+
+/** The abuse and load defences, configured from the environment's traffic limits. */
+export function protectionProviders(limits: TrafficLimits): Provider[] {
+  return [
+    {
+      provide: LoadShedder,
+      useFactory: (metrics: GatewayMetrics) => {
+        const shedder = new LoadShedder(limits.maxInFlight, limits.maxEventLoopDelayMs);
+        metrics.observeInFlight(() => shedder.requestsInFlight);
+        return shedder;
+      },
+      inject: [GatewayMetrics],
+    },
+    {
+      provide: AuthLockout,
+      useValue: new AuthLockout(limits.authMaxFailures, limits.authLockoutSeconds),
+    },
+    {
+      provide: MerchantRateLimiter,
+      useValue: new MerchantRateLimiter(limits.merchantRequestsPerSecond),
+    },
+  ];
+}

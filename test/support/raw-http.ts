@@ -1,0 +1,70 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+
+export interface RawAnswer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: any;
+}
+
+export interface RawRequest {
+  readonly method: string;
+  readonly headers?: Record<string, string>;
+  /** The loopback address to send from (127.0.0.1 unless given): another client address. */
+  readonly localAddress?: string;
+}
+
+/**
+ * A request through node:http, which fetch cannot make: sent from a chosen local address, or with
+ * its body sent in two parts at times the test chooses. Resolves once the request is on its way
+ * (headers and first part written) with a function that sends the rest and awaits the answer,
+ * and the answer itself, for a request the test never finishes.
+ */
+export function openRequest(
+  url: string,
+  { method, headers = {}, localAddress }: RawRequest,
+  body = '',
+  firstPart = body,
+): Promise<{ finish(): Promise<RawAnswer>; readonly answer: Promise<RawAnswer> }> {
+  const req = httpRequest(url, {
+    method,
+    localAddress,
+    agent: false,
+    headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+  });
+  const answer = new Promise<RawAnswer>((resolve, reject) => {
+    req.once('error', reject);
+    req.once('response', (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.once('end', () =>
+        resolve({ status: response.statusCode!, headers: response.headers, body: parse(text) }),
+      );
+    });
+  });
+  answer.catch(() => undefined); // observed through finish()
+  return new Promise((resolve) => {
+    req.flushHeaders();
+    req.write(firstPart, () =>
+      resolve({
+        answer,
+        finish: () => {
+          req.end(body.slice(firstPart.length));
+          return answer;
+        },
+      }),
+    );
+  });
+}
+
+export async function rawRequest(url: string, options: RawRequest, body = ''): Promise<RawAnswer> {
+  return (await openRequest(url, options, body)).finish();
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
