@@ -99,7 +99,8 @@ async function main(): Promise<void> {
     const events = Number(head);
     const catchUp = await projectorCatchUp(dataDir, head);
     const replay = await timed(['replay', '--data-dir', dataDir]);
-    const replayRate = /\((\d+) events\/s\)/.exec(replay.stdout)?.[1];
+    const replayRate = /\((\d+) events\/s/.exec(replay.stdout)?.[1];
+    const replayCpu = /CPU ([\d.]+) s/.exec(replay.stdout)?.[1];
     const exported = await timed(['export', '--data-dir', dataDir, '--format', 'csv'], false);
     const rows = Number(/exported (\d+) rows/.exec(exported.stderr)?.[1]);
     const verify = await timed(['verify', '--data-dir', dataDir]);
@@ -109,7 +110,7 @@ async function main(): Promise<void> {
       `projector catch-up in the gateway (start-up included): ${catchUp.toFixed(1)} s, ${Math.round(events / catchUp)} events/s`,
     );
     console.log(
-      `replay: ${replayRate} events/s (rebuild only), ${replay.seconds.toFixed(1)} s with compare, peak RSS ${replay.peakRssMb.toFixed(0)} MB; ${replay.stdout.trim().split('\n').at(-1)}`,
+      `replay: ${replayRate} events/s (rebuild only, CPU ${replayCpu} s), ${replay.seconds.toFixed(1)} s with compare, peak RSS ${replay.peakRssMb.toFixed(0)} MB; ${replay.stdout.trim().split('\n').at(-1)}`,
     );
     console.log(
       `export csv: ${rows} rows in ${exported.seconds.toFixed(1)} s = ${Math.round(rows / exported.seconds)} rows/s, peak RSS ${exported.peakRssMb.toFixed(0)} MB`,

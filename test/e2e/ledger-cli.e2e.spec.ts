@@ -1,3 +1,4 @@
+import { SqliteOrderSummaryReadModel } from '@gateway/projections';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -191,10 +192,39 @@ describe('ledger CLI (finance) against a data directory written by a real gatewa
     expect(bad.stderr).toMatch(/--format must be one of csv, jsonl/);
   });
 
+  it('replay rebuilds alike in one thread or several; --out keeps a read model the list can use', async () => {
+    for (const threads of ['1', '3']) {
+      const run = await ledger(gateway.dataDir, 'replay', '--threads', threads);
+      expect(run.stdout).toMatch(/^replayed 6 events in /m);
+      expect(run.stdout).toContain('the live read model matches the replay exactly');
+      expect(run.code).toBe(0);
+    }
+    const out = join(gateway.dataDir, 'rebuilt-read-model.db');
+    expect((await ledger(gateway.dataDir, 'replay', '--out', out)).code).toBe(0);
+    const kept = SqliteOrderSummaryReadModel.openReadOnly(out);
+    const live = SqliteOrderSummaryReadModel.openReadOnly(join(gateway.dataDir, 'read-model.db'));
+    try {
+      expect([...kept.rows()]).toEqual([...live.rows()]);
+      expect(kept.checkpoint()).toBe(live.checkpoint());
+      const refunded = {
+        merchantId: 'TESTMERCHANT',
+        status: 'PARTIALLY_REFUNDED',
+        limit: 5,
+      } as const;
+      expect(kept.list(refunded).rows.map((row) => row.orderId)).toEqual(['fin-1']);
+    } finally {
+      kept.close();
+      live.close();
+    }
+    const bad = await ledger(gateway.dataDir, 'replay', '--threads', '0');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--threads must be a whole number from 1 to 64');
+  });
+
   it('replay and verify agree with a live gateway, then catch a diverged row and a tampered event', async () => {
     const replayed = await ledger(gateway.dataDir, 'replay');
     expect(replayed.stdout).toMatch(
-      /^replayed 6 events in [\d.]+ s \(\d+ events\/s\), up to position \d+$/m,
+      /^replayed 6 events in [\d.]+ s \(\d+ events\/s, CPU [\d.]+ s\), up to position \d+$/m,
     );
     expect(replayed.stdout).toContain('the live read model matches the replay exactly');
     expect(replayed.code).toBe(0);

@@ -2,6 +2,7 @@
 import { asOf } from './commands/as-of.command';
 import { exportTransactions } from './commands/export.command';
 import { history } from './commands/history.command';
+import { availableParallelism } from 'node:os';
 import { replay } from './commands/replay.command';
 import { verify } from './commands/verify.command';
 import { parseArgs, UsageError } from './ledger-args';
@@ -12,7 +13,8 @@ const USAGE = `usage: ledger <command> [--data-dir DIR]   (default: GATEWAY_DATA
   as-of <merchant> <order> <time>                     the order as it stood at that time
   export [--merchant M] [--from T1] [--to T2] [--format csv|jsonl] [--out FILE]
                                                       every transaction recorded in [T1, T2)
-  replay [--out FILE]                                 rebuild the read model, compare with the live one
+  replay [--out FILE] [--threads N]                   rebuild the read model (in N threads, default
+                                                      the cores, at most 4), compare with the live one
   verify [--anchor POSITION:HASH]                     check the tamper-evidence hash chain
 exit status: 0 fine, 1 not found / differences / tampered, 2 usage`;
 
@@ -20,7 +22,7 @@ const OPTIONS: Record<string, readonly string[]> = {
   history: ['format'],
   'as-of': [],
   export: ['merchant', 'from', 'to', 'format', 'out'],
-  replay: ['out'],
+  replay: ['out', 'threads'],
   verify: ['anchor'],
 };
 
@@ -54,13 +56,25 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
           ),
         );
       case 'replay':
-        return await replay(log, { dataDir, out: options.get('out') }, io);
+        return await replay(
+          log.dataReader(),
+          { dataDir, out: options.get('out'), threads: threadsOf(options.get('threads')) },
+          io,
+        );
       default:
         return verify(log, options.get('anchor'), io);
     }
   } finally {
     await log.close();
   }
+}
+
+function threadsOf(text: string | undefined): number {
+  if (text === undefined) return Math.min(4, availableParallelism());
+  const threads = Number(text);
+  if (!Number.isInteger(threads) || threads < 1 || threads > 64)
+    throw new UsageError('--threads must be a whole number from 1 to 64');
+  return threads;
 }
 
 async function main(): Promise<void> {

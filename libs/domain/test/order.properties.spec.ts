@@ -13,6 +13,7 @@ import {
   type ProcessorOutcome,
   type RecordedSourceOfFunds,
   type TransactionProcessed,
+  transactionCountOf,
 } from '@gateway/domain';
 import { card as fixtureSource } from './order.fixtures';
 
@@ -30,6 +31,9 @@ import { card as fixtureSource } from './order.fixtures';
  *  2. legal requests are accepted and illegal ones refused, naming the field (model-based).
  *  3. a void of a capture or refund leaves the order "as if it had not happened" (README).
  *  4. no capture or payment is refunded beyond its own amount.
+ *  5. states that share their transactions' bookkeeping (evolve is amortised O(1) per event) stay
+ *     independent: evolving an earlier state again, or a copy of a state, gives what folding from
+ *     scratch gives, and earlier states still show what they showed.
  *
  * Bugs these properties found, now fixed; each keeps its minimal counterexample as an explicit
  * example, and the `BUG-…` tests at the end show each in a few plain lines:
@@ -870,6 +874,34 @@ describe('Order decider properties (random command sequences)', () => {
         });
       }),
       { numRuns: NUM_RUNS, examples: [[BUG_A_SPREAD_REFUND]] },
+    );
+  });
+  it('5. evolving an earlier state, or a copy of one, gives the fold from scratch', () => {
+    fc.assert(
+      fc.property(stepsArb, (steps) => {
+        const states: OrderState[] = [];
+        const seen: string[] = [];
+        run(steps, (t, i) => {
+          const outcome = t.outcomes[i];
+          if (!outcome.accepted) return;
+          // t.state was extended from the state before; evolve that one again (a fork).
+          const before = states.at(-1) ?? initialState();
+          expect(outcome.events.reduce(evolve, before)).toEqual(t.state);
+          // A copy made outside evolve carries none of the shared bookkeeping.
+          const copy: OrderState = before.kind === 'Order' ? { ...before } : before;
+          expect(outcome.events.reduce(evolve, copy)).toEqual(t.state);
+          const order = orderOf(t.state);
+          expect(transactionCountOf(order)).toBe(order.transactions.length);
+          // Every earlier state still shows what it showed when it was made.
+          expect(states.map((s) => JSON.stringify(s))).toEqual(seen);
+          states.push(t.state);
+          seen.push(JSON.stringify(t.state));
+        });
+      }),
+      {
+        numRuns: NUM_RUNS / 5,
+        examples: [[BUG_A_SPREAD_REFUND], [BUG_B_VOID_AFTER_VOIDED_REFUND]],
+      },
     );
   });
 });

@@ -111,5 +111,18 @@ export interface EventStore {
   close(): Promise<void>;
 }
 
+/**
+ * What a projection reads of an event: not its id, metadata or commit time, which a reader may
+ * then skip fetching and parsing (a rebuild reads millions of events).
+ */
+export type EventData = Pick<StoredEvent, 'streamId' | 'revision' | 'position' | 'type' | 'data'>;
+
+/** Reads events' data only. Every EventReader is one; the SQLite log also has a leaner one. */
+export interface EventDataReader {
+  readStream(streamId: string): Promise<readonly EventData[]>;
+  readAll(options?: ReadAllOptions): Promise<readonly EventData[]>;
+  headPosition(): Promise<GlobalPosition | undefined>;
+}
+
 /** The reading half of the port, all an audit or a projection rebuild needs. */
 export type EventReader = Pick<EventStore, 'readStream' | 'readAll' | 'headPosition' | 'close'>;

@@ -7,6 +7,7 @@ export type { SqliteEventStoreOptions } from './sqlite/sqlite-event-store';
 export type { WriterStats as SqliteWriterStats } from './sqlite/group-commit-writer';
 export { SCHEMA_VERSION } from './sqlite/schema';
 export { SqliteEventLog } from './sqlite/sqlite-event-log';
+export type { Shard } from './sqlite/sqlite-reads';
 export { eventHash, GENESIS_HASH } from './sqlite/hash-chain';
 export type {
   ChainAnchor,

@@ -1,5 +1,5 @@
 import { decide } from './order.decide';
-import { evolve, initialState, type OrderState } from './order.state';
+import { evolve, evolveAll, initialState, type OrderState } from './order.state';
 import type { OrderEvent } from './order.events';
 
 /** The Order aggregate as plain data and functions (decide, evolve, initialState). */
@@ -9,5 +9,5 @@ export function foldOrder(
   events: readonly OrderEvent[],
   from: OrderState = initialState(),
 ): OrderState {
-  return events.reduce(evolve, from);
+  return evolveAll(from, events);
 }

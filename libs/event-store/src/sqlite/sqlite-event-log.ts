@@ -1,7 +1,13 @@
 import Database from 'better-sqlite3';
-import type { EventReader, GlobalPosition, ReadAllOptions, StoredEvent } from '../event-store.port';
+import type {
+  EventDataReader,
+  EventReader,
+  GlobalPosition,
+  ReadAllOptions,
+  StoredEvent,
+} from '../event-store.port';
 import { SCHEMA_VERSION } from './schema';
-import { SqliteReads } from './sqlite-reads';
+import { SqliteReads, type Shard } from './sqlite-reads';
 import { verifyHashChain, type ChainReport, type VerifyOptions } from './verify-hash-chain';
 
 /**
@@ -38,6 +44,18 @@ export class SqliteEventLog implements EventReader {
 
   async headPosition(): Promise<GlobalPosition | undefined> {
     return this.reads.headPosition();
+  }
+
+  /**
+   * This log read for projections: readAll fetches and parses events' data only, and with a
+   * shard, only the events of that shard's streams (a rebuild split over threads).
+   */
+  dataReader(shard?: Shard): EventDataReader {
+    return {
+      readStream: (streamId) => this.readStream(streamId),
+      readAll: async (options) => this.reads.readAllData(options, shard),
+      headPosition: () => this.headPosition(),
+    };
   }
 
   verify(options?: VerifyOptions): ChainReport {

@@ -57,8 +57,10 @@ function missing(row: OrderSummary, side: 'live' | 'replayed'): SummaryDifferenc
 
 /** Byte order of the UTF-8 text, as SQLite's BINARY collation sorts. */
 function compareKeys(x: OrderSummary, y: OrderSummary): number {
-  return (
-    Buffer.compare(Buffer.from(x.merchantId), Buffer.from(y.merchantId)) ||
-    Buffer.compare(Buffer.from(x.orderId), Buffer.from(y.orderId))
-  );
+  return compareText(x.merchantId, y.merchantId) || compareText(x.orderId, y.orderId);
+}
+
+/** Equal keys, the usual case, need no UTF-8 copies. */
+function compareText(x: string, y: string): number {
+  return x === y ? 0 : Buffer.compare(Buffer.from(x), Buffer.from(y));
 }

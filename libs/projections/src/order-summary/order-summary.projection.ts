@@ -1,11 +1,11 @@
 import {
-  evolve,
+  evolveAll,
   initialState,
   ORDER_STREAM_PREFIX,
   type OrderEvent,
   type OrderState,
 } from '@gateway/domain';
-import type { EventReader, StoredEvent } from '@gateway/event-store';
+import type { EventData, EventDataReader } from '@gateway/event-store';
 import { summarize, type OrderSummary } from './order-summary';
 
 interface Folded {
@@ -27,30 +27,43 @@ export class OrderSummaryProjection {
   private readonly cache = new Map<string, Folded>();
 
   constructor(
-    private readonly events: Pick<EventReader, 'readStream'>,
+    private readonly events: Pick<EventDataReader, 'readStream'>,
     private readonly cacheSize = 2_000,
   ) {}
 
   /** The rows the events change, one per order (its state after the last of them). */
-  async project(batch: readonly StoredEvent[]): Promise<OrderSummary[]> {
-    const changed = new Map<string, Folded>();
+  async project(batch: readonly EventData[]): Promise<OrderSummary[]> {
+    // Each order's new events are folded in one go (evolveAll): no state between them.
+    const pending = new Map<string, Folded & { events: OrderEvent[] }>();
     for (const event of batch) {
       if (!event.streamId.startsWith(ORDER_SUMMARY_STREAMS)) continue;
-      let folded = this.cache.get(event.streamId);
-      if (folded && event.revision <= folded.revision) continue;
-      if (!folded || event.revision !== folded.revision + 1)
-        folded =
-          event.revision === 0
-            ? { state: initialState(), revision: -1 } // a new order: nothing to read
-            : await this.foldStream(event.streamId, event.revision);
-      folded.state = evolve(folded.state, event as unknown as OrderEvent);
-      folded.revision = event.revision;
-      this.remember(event.streamId, folded);
-      changed.set(event.streamId, folded);
+      let order = pending.get(event.streamId);
+      if (!order) {
+        const cached = this.cache.get(event.streamId);
+        order = {
+          state: cached?.state ?? initialState(),
+          revision: cached?.revision ?? -1,
+          events: [],
+        };
+        if (!cached && event.revision > 0) order.revision = -2; // unknown: read below
+        pending.set(event.streamId, order);
+      }
+      if (event.revision <= order.revision) continue;
+      if (event.revision !== order.revision + 1) {
+        // An order that fell out of the cache (or a gap): fold it again from its stream.
+        const folded = await this.foldStream(event.streamId, event.revision);
+        Object.assign(order, folded, { events: [] });
+      }
+      order.events.push(event as unknown as OrderEvent);
+      order.revision = event.revision;
     }
     const rows: OrderSummary[] = [];
-    for (const { state, revision } of changed.values())
-      if (state.kind === 'Order') rows.push(summarize(state, revision));
+    for (const [streamId, order] of pending) {
+      if (order.events.length === 0) continue;
+      const folded = { state: evolveAll(order.state, order.events), revision: order.revision };
+      this.remember(streamId, folded);
+      if (folded.state.kind === 'Order') rows.push(summarize(folded.state, folded.revision));
+    }
     return rows;
   }
 
@@ -60,14 +73,11 @@ export class OrderSummaryProjection {
   }
 
   private async foldStream(streamId: string, before: number): Promise<Folded> {
-    let state = initialState();
-    let revision = -1;
-    for (const event of await this.events.readStream(streamId)) {
-      if (event.revision >= before) break;
-      state = evolve(state, event as unknown as OrderEvent);
-      revision = event.revision;
-    }
-    return { state, revision };
+    const events = (await this.events.readStream(streamId)).filter((e) => e.revision < before);
+    return {
+      state: evolveAll(initialState(), events as unknown as OrderEvent[]),
+      revision: events.at(-1)?.revision ?? -1,
+    };
   }
 
   private remember(streamId: string, folded: Folded): void {
@@ -78,9 +88,8 @@ export class OrderSummaryProjection {
 }
 
 /** An order's summary folded from its events alone (no cache, no store). */
-export function summaryOf(events: readonly StoredEvent[]): OrderSummary | undefined {
-  let state = initialState();
-  for (const event of events) state = evolve(state, event as unknown as OrderEvent);
+export function summaryOf(events: readonly EventData[]): OrderSummary | undefined {
+  const state = evolveAll(initialState(), events as unknown as OrderEvent[]);
   const last = events.at(-1);
   return state.kind === 'Order' && last ? summarize(state, last.revision) : undefined;
 }

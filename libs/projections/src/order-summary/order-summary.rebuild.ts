@@ -1,4 +1,4 @@
-import type { EventReader, GlobalPosition } from '@gateway/event-store';
+import type { EventDataReader, GlobalPosition } from '@gateway/event-store';
 import { OrderSummaryProjection, ORDER_SUMMARY_STREAMS } from './order-summary.projection';
 import type { OrderSummaryReadModel } from './order-summary.read-model';
 
@@ -15,8 +15,8 @@ export interface RebuildOptions {
  * one) up to a position, in batches of one transaction each.
  */
 export async function rebuildOrderSummaries(
-  reader: EventReader,
-  target: OrderSummaryReadModel,
+  reader: EventDataReader,
+  target: Pick<OrderSummaryReadModel, 'checkpoint' | 'commit'>,
   options: RebuildOptions = {},
 ): Promise<{ events: number }> {
   const upTo = options.upTo ?? (await reader.headPosition());

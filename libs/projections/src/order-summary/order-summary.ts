@@ -1,4 +1,9 @@
-import type { Order, OrderStatus, Thousandths } from '@gateway/domain';
+import {
+  transactionCountOf,
+  type Order,
+  type OrderStatus,
+  type Thousandths,
+} from '@gateway/domain';
 
 /** One row of the order-summary read model: what a merchant's order list shows. */
 export interface OrderSummary {
@@ -41,7 +46,7 @@ export function summarize(order: Order, streamRevision: number): OrderSummary {
     totalRefunded: order.totals.refunded,
     creationTime: order.creationTime,
     lastUpdatedTime: order.lastUpdatedTime,
-    transactionCount: order.transactions.length,
+    transactionCount: transactionCountOf(order),
     streamRevision,
   };
 }
