@@ -14,6 +14,8 @@ export interface KafkaOrderEventConsumerOptions extends KafkaConnectionOptions {
   readonly partitionsConsumedConcurrently?: number;
   /** How long the group waits for a silent member before rebalancing (kafkajs default 30000). */
   readonly sessionTimeoutMs?: number;
+  /** Longest wait of a fetch for new records (kafkajs default 5000): closing waits for it. */
+  readonly maxWaitTimeMs?: number;
   readonly onHandlerError?: (error: unknown, envelope: OrderEventEnvelope) => void;
   /** A record that is not an order event envelope: reported, committed and passed over. */
   readonly onUnreadable?: (error: UnreadableOrderEventError, at: string) => void;
@@ -40,6 +42,7 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
       groupId: options.groupId,
       allowAutoTopicCreation: true,
       ...(options.sessionTimeoutMs ? { sessionTimeout: options.sessionTimeoutMs } : {}),
+      ...(options.maxWaitTimeMs ? { maxWaitTimeInMs: options.maxWaitTimeMs } : {}),
       // kafkajs restarts the consumer itself after retriable failures; after others, so do we.
       retry: { restartOnFailure: async () => true },
     });
