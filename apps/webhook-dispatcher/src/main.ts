@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   // Tests and scripts read this line to find the metrics port when GATEWAY_DISPATCHER_PORT=0.
   console.log(
     `webhook dispatcher running: topic ${topic}, consumer group ${consumerGroup}, ` +
-      `deliveries in ${config.webhooks.deliveryDb}, metrics and health on http://127.0.0.1:${opsPort}`,
+      `deliveries in ${config.webhooks.deliveryDb}, metrics and health listening on http://127.0.0.1:${opsPort}`,
   );
   const attemptLimitMs = config.webhooks.delivery.timeoutMs;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -25,8 +25,8 @@ export interface KafkaOrderEventConsumerOptions extends KafkaConnectionOptions {
 
 /**
  * Consumes the order events topic in a consumer group, from the earliest offset when the group
- * has none. Offsets are committed one record at a time, after the handler resolved: a crash
- * re-delivers at most the records in hand (at-least-once). A rejected handler is retried with
+ * has none. Offsets are committed per fetched batch, after the handler resolved for each of its
+ * records: a crash re-delivers at most the batch in hand (at-least-once). A rejected handler is retried with
  * back-off on its partition (which holds that order's later events, so they must wait), while
  * the other partitions go on; the retry gives up only when the partition is taken away in a
  * rebalance (its new owner starts from the last commit) or the consumer closes.
@@ -91,19 +91,35 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
     }
   }
 
+  /**
+   * One order's records are handled one after another, different orders' at the same time (so a
+   * handler's durable writes can share a commit); the batch's offset is committed once all are
+   * done. A crash re-delivers at most the batch in hand.
+   */
   private async handleBatch(payload: EachBatchPayload, handle: OrderEventHandler) {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
     const owned = () => isRunning() && !isStale() && !this.closing.signal.aborted;
+    const last = batch.messages[batch.messages.length - 1];
+    if (!last || !owned()) return;
+    const perOrder = new Map<string, OrderEventEnvelope[]>();
     for (const message of batch.messages) {
-      if (!owned()) return;
       const envelope = this.read(message, `${batch.topic}/${batch.partition}@${message.offset}`);
-      if (envelope && !(await this.handleUntilDone(envelope, handle, heartbeat, owned))) return;
-      resolveOffset(message.offset);
-      await this.consumer.commitOffsets([
-        { topic: batch.topic, partition: batch.partition, offset: nextOffset(message) },
-      ]);
-      await heartbeat();
+      if (envelope)
+        perOrder.set(envelope.streamId, [...(perOrder.get(envelope.streamId) ?? []), envelope]);
     }
+    const handled = await Promise.all(
+      [...perOrder.values()].map(async (envelopes) => {
+        for (const envelope of envelopes)
+          if (!(await this.handleUntilDone(envelope, handle, heartbeat, owned))) return false;
+        return true;
+      }),
+    );
+    if (!handled.every(Boolean) || !owned()) return;
+    resolveOffset(last.offset);
+    await this.consumer.commitOffsets([
+      { topic: batch.topic, partition: batch.partition, offset: nextOffset(last) },
+    ]);
+    await heartbeat();
   }
 
   private read(message: KafkaMessage, at: string): OrderEventEnvelope | undefined {
