@@ -6,9 +6,13 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** Starts a node script that prints "listening on <url>" once it serves. */
+/**
+ * Starts a node script that prints "listening on <url>" once it serves. BENCH_NODE_ARGS adds node
+ * options to it (e.g. "--cpu-prof --cpu-prof-dir=prof" to profile the gateway under load).
+ */
 export function startServer(script: string, env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, [script], {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

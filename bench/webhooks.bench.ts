@@ -6,6 +6,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hashPassword } from '../apps/gateway/src/merchant/password-hash';
 import { selfSignedCertificate } from '../test/support/self-signed-certificate';
+import { startKafkaMockCluster } from '../test/support/kafka-mock-cluster';
 import { startServer } from './processes';
 
 /**
@@ -13,6 +14,7 @@ import { startServer } from './processes';
  * with every order naming a notificationUrl on a local HTTPS receiver (in this process, beside
  * autocannon). Reports delivered notifications per second under the load, and the lag from the
  * event's commit to its delivery (the dispatcher's own log: committed_at → delivered_at).
+ * BENCH_DISPATCHER=kafka measures the standalone dispatcher on Kafka instead.
  */
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -20,6 +22,11 @@ const PASSWORD = 'bench-password';
 const ROOT = resolve(__dirname, '../..');
 /** BENCH_NOTIFY=0: the same load without notificationUrl, for the gateway's rate without webhooks. */
 const NOTIFY = process.env.BENCH_NOTIFY !== '0';
+/**
+ * BENCH_DISPATCHER=kafka: the gateway relays to librdkafka's mock cluster (kcat) and delivers
+ * nothing itself; the standalone dispatcher process consumes the topic and delivers.
+ */
+const STANDALONE = process.env.BENCH_DISPATCHER === 'kafka';
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -53,13 +60,32 @@ async function main(): Promise<void> {
   const address = receiver.address();
   const notificationUrl = `https://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
 
-  const gateway = await startServer(join(ROOT, 'dist/apps/gateway/src/main.js'), {
-    PORT: '0',
+  const env = {
     GATEWAY_DATA_DIR: dataDir,
     GATEWAY_MERCHANTS_FILE: merchantsFile,
     GATEWAY_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
     GATEWAY_WEBHOOK_CA_FILE: certFile,
+  };
+  const cluster = STANDALONE ? await startKafkaMockCluster('gateway.order-events') : undefined;
+  const kafkaEnv: Record<string, string> = cluster
+    ? {
+        GATEWAY_BUS: 'kafka',
+        KAFKA_BROKERS: cluster.brokers.join(','),
+        GATEWAY_WEBHOOK_DISPATCHER: 'external',
+        GATEWAY_DISPATCHER_PORT: '0',
+      }
+    : {};
+  const gateway = await startServer(join(ROOT, 'dist/apps/gateway/src/main.js'), {
+    ...env,
+    ...kafkaEnv,
+    PORT: '0',
   });
+  const dispatcher = cluster
+    ? await startServer(join(ROOT, 'dist/apps/webhook-dispatcher/src/main.js'), {
+        ...env,
+        ...kafkaEnv,
+      })
+    : undefined;
   const body = JSON.stringify({
     apiOperation: 'AUTHORIZE',
     order: { amount: '100.00', currency: 'USD', ...(NOTIFY ? { notificationUrl } : {}) },
@@ -109,7 +135,9 @@ async function main(): Promise<void> {
     await new Promise((done) => setTimeout(done, 100));
   }
   const drained = Date.now();
+  await dispatcher?.stop();
   await gateway.stop();
+  await cluster?.stop();
   receiver.close();
 
   const during = arrivals.filter((t) => t >= loadStart && t <= loadEnd).length;
@@ -130,7 +158,9 @@ async function main(): Promise<void> {
   console.log(
     `\nmachine: ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`,
   );
-  console.log(`load: ${CONNECTIONS} connections, ${DURATION} s after a 3 s warm-up`);
+  console.log(
+    `load: ${CONNECTIONS} connections, ${DURATION} s after a 3 s warm-up; dispatcher: ${STANDALONE ? 'standalone, on Kafka (mock cluster)' : 'embedded'}`,
+  );
   console.log(
     `AUTHORIZE: ${result.requests.average.toFixed(0)}/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${created} created, non-2xx ${result.non2xx}`,
   );

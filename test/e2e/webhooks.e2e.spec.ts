@@ -10,7 +10,13 @@ import {
   startGateway,
   type RunningGateway,
 } from '../support/gateway-process';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import {
+  eventually,
+  receiverPath as at,
+  startWebhookReceiver,
+  webhookEnv,
+  type WebhookReceiver,
+} from '../support/webhook-receiver';
 
 /**
  * Webhooks end to end: the built gateway (embedded dispatcher, real SQLite files) notifies a real
@@ -20,32 +26,6 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 const CLI = resolve(__dirname, '../../dist/apps/webhook-dispatcher/src/cli/webhooks.cli.js');
 const SECRET = 'secret-of-TESTMERCHANT-0123456789';
 const verifier = new Webhook(`whsec_${Buffer.from(SECRET).toString('base64')}`);
-
-const webhookEnv = (receiver: WebhookReceiver, delays = '0,300ms,300ms,300ms') => ({
-  GATEWAY_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
-  GATEWAY_WEBHOOK_CA_FILE: receiver.certFile,
-  GATEWAY_WEBHOOK_RETRY_DELAYS: delays,
-  GATEWAY_WEBHOOK_TIMEOUT: '1500ms',
-  GATEWAY_WEBHOOK_POLL: '100ms',
-  GATEWAY_WEBHOOK_MERCHANT_CONCURRENCY: '4',
-});
-
-/** A receiver path for the order: letters for digits, as a long digit run in a URL is refused. */
-const at = (orderId: string, ending: string) =>
-  `/${orderId.replace(/\d/g, (d) => 'abcdefghij'[Number(d)])}/${ending}`;
-
-async function eventually<T>(
-  check: () => Promise<T | undefined | false>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((done) => setTimeout(done, 50));
-  }
-}
 
 describe('webhook notifications', () => {
   let receiver: WebhookReceiver;

@@ -16,13 +16,9 @@ export const MERCHANTS = {
 } as const;
 export type MerchantId = keyof typeof MERCHANTS;
 
-export interface RunningGateway {
+export interface RunningGateway extends RunningProcess {
   readonly baseUrl: string;
   readonly dataDir: string;
-  readonly child: ChildProcess;
-  /** Everything the process wrote to stdout and stderr so far. */
-  output(): string;
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /**
@@ -52,44 +48,67 @@ export async function startGateway(
   env: Record<string, string> = {},
 ): Promise<RunningGateway> {
   const dir = dataDir ?? (await makeDataDir());
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      ...process.env,
+  const started = await startNodeProcess(
+    'gateway',
+    MAIN,
+    {
       PORT: '0',
       HOST: '127.0.0.1',
       GATEWAY_DATA_DIR: dir,
       GATEWAY_MERCHANTS_FILE: join(dir, 'merchants.json'),
       ...env,
     },
+    /listening on (https?:\/\/[\d.]+:\d+)/,
+  );
+  return { ...started, baseUrl: started.ready[1], dataDir: dir };
+}
+
+export interface RunningProcess {
+  readonly child: ChildProcess;
+  /** The match of the start-up line. */
+  readonly ready: RegExpExecArray;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Runs a built script with `env` added to this process's, until stdout matches `ready`. */
+export async function startNodeProcess(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<RunningProcess> {
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  const baseUrl = await new Promise<string>((done, fail) => {
-    // A gateway that never comes up is killed, so it cannot keep the test run alive.
+  const match = await new Promise<RegExpExecArray>((done, fail) => {
+    // A process that never comes up is killed, so it cannot keep the test run alive.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      fail(new Error(`gateway did not start:\n${output}`));
+      fail(new Error(`${name} did not start:\n${output}`));
     }, 20_000);
     const onData = () => {
-      const match = /listening on (https?:\/\/[\d.]+:\d+)/.exec(output);
-      if (match) {
+      const found = ready.exec(output);
+      if (found) {
         clearTimeout(timer);
-        done(match[1]);
+        done(found);
       }
     };
     child.stdout!.on('data', onData);
     void exited.then((code) => {
       clearTimeout(timer);
-      fail(new Error(`gateway exited with ${code}:\n${output}`));
+      fail(new Error(`${name} exited with ${code}:\n${output}`));
     });
   });
   return {
-    baseUrl,
-    dataDir: dir,
     child,
+    ready: match,
     output: () => output,
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -10,8 +10,14 @@ export interface ReceivedNotification {
   readonly receivedAt: number;
 }
 
-/** How the receiver answers the `nth` (1-based) notification on a path: a status, or never. */
-export type Answer = (path: string, nth: number) => number | 'hang';
+/**
+ * How the receiver answers the `nth` (1-based) notification on a path: a status, a status after
+ * a delay, or never.
+ */
+export type Answer = (
+  path: string,
+  nth: number,
+) => number | 'hang' | { readonly status: number; readonly afterMs: number };
 
 export interface WebhookReceiver {
   /** https://127.0.0.1:{port} */
@@ -41,7 +47,9 @@ export async function startWebhookReceiver(answer: Answer = () => 200): Promise<
       const nth = (counts.get(path) ?? 0) + 1;
       counts.set(path, nth);
       const status = receiver.answer(path, nth);
-      if (status !== 'hang') response.writeHead(status).end();
+      if (typeof status === 'number') response.writeHead(status).end();
+      else if (status !== 'hang')
+        setTimeout(() => response.writeHead(status.status).end(), status.afterMs);
     });
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
@@ -73,4 +81,35 @@ export async function startWebhookReceiver(answer: Answer = () => 200): Promise<
         server.close(() => done());
       }),
   };
+}
+
+/**
+ * The dispatcher's settings for a test receiver: its certificate trusted, loopback opened, the
+ * schedule compressed.
+ */
+export const webhookEnv = (receiver: WebhookReceiver, delays = '0,300ms,300ms,300ms') => ({
+  GATEWAY_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+  GATEWAY_WEBHOOK_CA_FILE: receiver.certFile,
+  GATEWAY_WEBHOOK_RETRY_DELAYS: delays,
+  GATEWAY_WEBHOOK_TIMEOUT: '1500ms',
+  GATEWAY_WEBHOOK_POLL: '100ms',
+  GATEWAY_WEBHOOK_MERCHANT_CONCURRENCY: '4',
+});
+
+/** A receiver path for the order: letters for digits, as a long digit run in a URL is refused. */
+export const receiverPath = (orderId: string, ending: string) =>
+  `/${orderId.replace(/\d/g, (d) => 'abcdefghij'[Number(d)])}/${ending}`;
+
+/** Polls until `check` resolves to something truthy. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((done) => setTimeout(done, 50));
+  }
 }

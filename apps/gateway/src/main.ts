@@ -10,6 +10,7 @@ import { ApiExceptionFilter } from './http/api-exception.filter';
 import { configureFastify } from './http/fastify-setup';
 import { PublicUrl } from './config/public-url';
 import { MerchantFileError, type MerchantRegistry } from './merchant/merchant-registry';
+import { reloadMerchantsOnHangup } from './merchant/reload-on-hangup';
 import { MERCHANT_REGISTRY } from './tokens';
 import { GatewayMetrics } from './ops/gateway-metrics';
 import { closeOnSignals } from './ops/graceful-shutdown';
@@ -68,23 +69,6 @@ function httpsOptions(tls: TlsFiles) {
     key: tls.key,
     ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}),
   };
-}
-
-/**
- * The merchant administration CLI edits the merchants file; SIGHUP makes a running gateway read
- * it again. A file with problems is refused whole, and the merchants loaded before stay in force.
- */
-function reloadMerchantsOnHangup(registry: MerchantRegistry, file: string): void {
-  process.on('SIGHUP', () => {
-    try {
-      registry.reload(file);
-      console.log(`merchants reloaded from ${file}`);
-    } catch (error) {
-      console.error(
-        `merchants not reloaded, keeping the previous ones: ${(error as Error).message}`,
-      );
-    }
-  });
 }
 
 async function main(): Promise<void> {

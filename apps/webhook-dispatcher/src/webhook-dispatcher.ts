@@ -85,9 +85,12 @@ export class WebhookDispatcher {
     this.scheduler.nudge();
   }
 
-  /** Stops consuming, then sending; the delivery store is the caller's to close. */
-  async close(): Promise<void> {
+  /**
+   * Stops consuming, then sending, letting attempts in flight finish for up to `drainMs`; the
+   * delivery store is the caller's to close.
+   */
+  async close(drainMs = 0): Promise<void> {
     await this.parts.consumer.close();
-    await this.scheduler.close();
+    await this.scheduler.close(drainMs);
   }
 }

@@ -121,6 +121,29 @@ describeWithKafka()('Kafka order event bus (librdkafka mock cluster)', () => {
       ]);
   });
 
+  it('consumer: different orders are handled at the same time, one order’s records never', async () => {
+    const running = new Set<string>();
+    const handled: OrderEventEnvelope[] = [];
+    let mostAtOnce = 0;
+    let overlapped = false;
+    await consume('group-d', async (e) => {
+      overlapped ||= running.has(e.orderId);
+      running.add(e.orderId);
+      mostAtOnce = Math.max(mostAtOnce, running.size);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      running.delete(e.orderId);
+      handled.push(e);
+    });
+    await until(() => handled.length >= 90);
+    // Four partitions at a time would allow at most four without batch concurrency.
+    expect(mostAtOnce).toBeGreaterThan(4);
+    expect(overlapped).toBe(false);
+    for (let o = 0; o < 30; o++)
+      expect(handled.filter((e) => e.orderId === `o${o}`).map((e) => e.revision)).toEqual([
+        0, 1, 2,
+      ]);
+  });
+
   it('consumer commits after handling: a restarted group member resumes after what it handled', async () => {
     const first: string[] = [];
     const consumer = await consume('group-b', async (e) => void first.push(e.eventId));

@@ -92,18 +92,11 @@ export function loadConfig(
     problems.push(`${name}='${raw}' must be an http or https URL`);
     return undefined;
   };
-  const logLevel = (): LogLevel => {
-    const raw = env.GATEWAY_LOG_LEVEL;
-    if (!raw) return 'info';
-    if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw as LogLevel;
-    problems.push(`GATEWAY_LOG_LEVEL='${raw}' must be one of ${LOG_LEVELS.join(', ')}`);
-    return 'info';
-  };
   const publicUrl = url('GATEWAY_PUBLIC_URL');
   const host = env.HOST || '127.0.0.1';
   const tls = tlsOf(env, cwd, host, problems);
   const dataKeys = dataKeysOf(env, problems);
-  const bus = busConfig(env, problems);
+  const bus = busConfigOf(env, problems);
   const config: GatewayConfig = {
     port: integer('PORT', 8080, 0, 65535),
     host,
@@ -112,7 +105,7 @@ export function loadConfig(
     bodyLimit: integer('GATEWAY_BODY_LIMIT', 256 * 1024, 1024, 16 * 1024 * 1024),
     ...(publicUrl ? { publicUrl } : {}),
     sessionTtlSeconds: integer('GATEWAY_SESSION_TTL', 3600, 1, 7 * 24 * 3600),
-    logLevel: logLevel(),
+    logLevel: logLevelOf(env, problems),
     eventStore: eventStoreOf(env, problems),
     ...(tls ? { tls } : {}),
     ...(dataKeys ? { dataKeys } : {}),
@@ -130,7 +123,17 @@ export function loadConfig(
 const KAFKA_NAME = /^[A-Za-z0-9._-]{1,249}$/;
 const BROKER = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/;
 
-function busConfig(env: NodeJS.ProcessEnv, problems: string[]): BusConfig {
+/** GATEWAY_LOG_LEVEL (the standalone webhook dispatcher reads it too). */
+export function logLevelOf(env: NodeJS.ProcessEnv, problems: string[]): LogLevel {
+  const raw = env.GATEWAY_LOG_LEVEL;
+  if (!raw) return 'info';
+  if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw as LogLevel;
+  problems.push(`GATEWAY_LOG_LEVEL='${raw}' must be one of ${LOG_LEVELS.join(', ')}`);
+  return 'info';
+}
+
+/** GATEWAY_BUS and KAFKA_* (the standalone webhook dispatcher reads them too). */
+export function busConfigOf(env: NodeJS.ProcessEnv, problems: string[]): BusConfig {
   const kind = env.GATEWAY_BUS || 'embedded';
   if (kind === 'embedded') return { kind };
   if (kind !== 'kafka') {

@@ -12,11 +12,12 @@ export type GatewayLogger = Logger;
 export function createLogger(
   level: LogLevel,
   destination: pino.DestinationStream = pino.destination({ dest: 1, sync: false }),
+  service = 'gateway',
 ): GatewayLogger {
   return pino(
     {
       level,
-      base: { service: 'gateway' },
+      base: { service },
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
     },

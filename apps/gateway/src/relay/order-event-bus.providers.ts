@@ -1,9 +1,7 @@
 import type { EventStore } from '@gateway/event-store';
 import {
   InProcessOrderEventBus,
-  KafkaOrderEventConsumer,
   KafkaOrderEventPublisher,
-  type OrderEventEnvelope,
   type OrderEventPublisher,
 } from '@gateway/order-events';
 import type { Provider } from '@nestjs/common';
@@ -12,6 +10,7 @@ import type { GatewayConfig } from '../config/gateway.config';
 import { GatewayMetrics } from '../ops/gateway-metrics';
 import type { GatewayLogger } from '../ops/logger';
 import { EVENT_STORE, LOGGER, ORDER_EVENT_CONSUMER, ORDER_EVENT_PUBLISHER } from '../tokens';
+import { handlerFailed, kafkaOrderEventConsumer } from './kafka-consumer.factory';
 import { OrderEventRelay } from './order-event.relay';
 import {
   RELAY_CHECKPOINTS,
@@ -42,15 +41,7 @@ export function orderEventBusProviders(config: GatewayConfig): Provider[] {
       useFactory: (publisher: OrderEventPublisher, logger: GatewayLogger) => {
         const bus = config.bus;
         if (bus.kind !== 'kafka') return publisher;
-        return new KafkaOrderEventConsumer({
-          ...bus,
-          groupId: bus.consumerGroup,
-          log: logger,
-          onHandlerError: handlerFailed(logger),
-          onUnreadable: (error, at) => logger.error({ at }, error.message),
-          onConnectionError: (error) =>
-            logger.warn({ err: (error as Error).message }, 'order event consumer cannot join'),
-        });
+        return kafkaOrderEventConsumer(bus, logger);
       },
       inject: [ORDER_EVENT_PUBLISHER, LOGGER],
     },
@@ -86,12 +77,4 @@ export function orderEventBusProviders(config: GatewayConfig): Provider[] {
 /** One checkpoint per destination: a new bus or topic starts from the first event. */
 function checkpointName(config: GatewayConfig): string {
   return config.bus.kind === 'kafka' ? `kafka:${config.bus.topic}` : 'embedded';
-}
-
-function handlerFailed(logger: GatewayLogger) {
-  return (error: unknown, envelope: OrderEventEnvelope) =>
-    logger.warn(
-      { err: (error as Error)?.message, eventId: envelope.eventId },
-      'order event handler failed; retrying',
-    );
 }

@@ -43,6 +43,8 @@ export class DeliveryScheduler {
   private timer?: NodeJS.Timeout;
   private tickQueued = false;
   private closing = false;
+  /** The sender was closed: answers still arriving are not logged. */
+  private cutShort = false;
   /** Rotates which merchant is served first, so none is always last. */
   private turn = 0;
 
@@ -64,12 +66,23 @@ export class DeliveryScheduler {
     });
   }
 
-  /** Stops sending; attempts cut short are not logged and go again after a restart. */
-  async close(): Promise<void> {
+  /**
+   * Stops starting attempts; lets those in flight finish and be logged for up to `drainMs`, then
+   * cuts the rest short: those are not logged and go again (same attempt number) after a restart.
+   */
+  async close(drainMs = 0): Promise<void> {
     this.closing = true;
     clearTimeout(this.timer);
+    const inFlight = Promise.allSettled([...this.attempts]);
+    if (drainMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise((done) => (timer = setTimeout(done, drainMs)));
+      await Promise.race([inFlight, bound]);
+      clearTimeout(timer);
+    }
+    this.cutShort = true;
     this.options.sender.close();
-    await Promise.allSettled([...this.attempts]);
+    await inFlight;
   }
 
   private tick(): void {
@@ -152,7 +165,7 @@ export class DeliveryScheduler {
             this.headers(delivery, secret, number, started),
             delivery.body,
           );
-    if (this.closing) return;
+    if (this.cutShort) return;
     const { statusCode } = result;
     const ok = statusCode !== undefined && statusCode >= 200 && statusCode < 300;
     const delay = ok ? undefined : schedule.delayAfterFailure(delivery.roundAttempts + 1);

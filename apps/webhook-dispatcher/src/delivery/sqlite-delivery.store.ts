@@ -93,6 +93,7 @@ export class SqliteDeliveryStore {
   private readonly db: Database.Database;
   private queued: QueuedWrite[] = [];
   private flushScheduled = false;
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(filename: string) {
     this.db = new Database(filename);
@@ -105,41 +106,36 @@ export class SqliteDeliveryStore {
   /** Records a delivery; false when one for this event exists already (a redelivered event). */
   record(delivery: NewDelivery, now: number): Promise<boolean> {
     return this.write(() => {
-      const result = this.db
-        .prepare(
-          `INSERT OR IGNORE INTO webhook_delivery (id, merchant_id, order_id, stream_id, revision,
+      const result = this.statement(
+        `INSERT OR IGNORE INTO webhook_delivery (id, merchant_id, order_id, stream_id, revision,
              event_type, transaction_id, url, body, committed_at, status, next_attempt_at, created_at)
            SELECT @id, @merchantId, @orderId, @streamId, @revision, @eventType, @transactionId,
              @url, @body, @committedAt, 'PENDING',
              CASE WHEN EXISTS (SELECT 1 FROM webhook_delivery
                WHERE stream_id = @streamId AND status = 'PENDING') THEN NULL ELSE @now END, @now`,
-        )
-        .run({ ...delivery, now });
+      ).run({ ...delivery, now });
       return result.changes === 1;
     });
   }
 
   /** Merchants with a delivery due at `now`. */
   merchantsDue(now: number): string[] {
-    return this.db
-      .prepare(
-        `SELECT DISTINCT merchant_id FROM webhook_delivery
+    return this.statement(
+      `SELECT DISTINCT merchant_id FROM webhook_delivery
          WHERE status = 'PENDING' AND next_attempt_at <= ?`,
-      )
+    )
       .pluck()
       .all(now) as string[];
   }
 
   /** Up to `limit` due deliveries of a merchant, each the oldest pending one of its order. */
   due(merchantId: string, now: number, limit: number): DueDelivery[] {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM webhook_delivery d
+    const rows = this.statement(
+      `SELECT * FROM webhook_delivery d
          WHERE d.status = 'PENDING' AND d.merchant_id = ? AND d.next_attempt_at <= ?
            AND NOT ${EARLIER_PENDING}
          ORDER BY d.next_attempt_at, d.seq LIMIT ?`,
-      )
-      .all(merchantId, now, limit) as DeliveryRow[];
+    ).all(merchantId, now, limit) as DeliveryRow[];
     return rows.map((row) => ({
       id: row.id,
       merchantId: row.merchant_id,
@@ -158,8 +154,9 @@ export class SqliteDeliveryStore {
 
   /** When the next delivery falls due (epoch ms), if any is pending. */
   nextDueAt(): number | undefined {
-    const next = this.db
-      .prepare(`SELECT MIN(next_attempt_at) FROM webhook_delivery WHERE status = 'PENDING'`)
+    const next = this.statement(
+      `SELECT MIN(next_attempt_at) FROM webhook_delivery WHERE status = 'PENDING'`,
+    )
       .pluck()
       .get() as number | null;
     return next ?? undefined;
@@ -173,59 +170,53 @@ export class SqliteDeliveryStore {
     now: number,
   ): Promise<void> {
     return this.write(() => {
-      this.db
-        .prepare(
-          `INSERT OR REPLACE INTO webhook_attempt
+      this.statement(
+        `INSERT OR REPLACE INTO webhook_attempt
              (delivery_id, attempt, started_at, latency_ms, status_code, outcome, error)
            VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          delivery.id,
-          attempt.attempt,
-          attempt.startedAt,
-          attempt.latencyMs,
-          attempt.statusCode ?? null,
-          attempt.outcome,
-          attempt.error ?? null,
-        );
+      ).run(
+        delivery.id,
+        attempt.attempt,
+        attempt.startedAt,
+        attempt.latencyMs,
+        attempt.statusCode ?? null,
+        attempt.outcome,
+        attempt.error ?? null,
+      );
       const next = consequence.status === 'PENDING' ? consequence.nextAttemptAt : null;
-      this.db
-        .prepare(
-          `UPDATE webhook_delivery AS d SET status = @status, attempts = @attempt,
+      this.statement(
+        `UPDATE webhook_delivery AS d SET status = @status, attempts = @attempt,
              round_attempts = round_attempts + 1,
              next_attempt_at = CASE WHEN @next IS NULL OR ${EARLIER_PENDING} THEN NULL ELSE @next END,
              delivered_at = CASE WHEN @status = 'DELIVERED' THEN @now ELSE delivered_at END,
              last_status_code = @statusCode, last_error = @error
            WHERE id = @id`,
-        )
-        .run({
-          id: delivery.id,
-          status: consequence.status,
-          attempt: attempt.attempt,
-          next,
-          now,
-          statusCode: attempt.statusCode ?? null,
-          error: attempt.error ?? null,
-        });
+      ).run({
+        id: delivery.id,
+        status: consequence.status,
+        attempt: attempt.attempt,
+        next,
+        now,
+        statusCode: attempt.statusCode ?? null,
+        error: attempt.error ?? null,
+      });
       if (consequence.status !== 'PENDING') this.releaseNext(delivery.streamId, now);
     });
   }
 
   list(query: DeliveryQuery): DeliveryPage {
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM webhook_delivery
+    const rows = this.statement(
+      `SELECT * FROM webhook_delivery
          WHERE (@merchantId IS NULL OR merchant_id = @merchantId)
            AND (@status IS NULL OR status = @status)
            AND (@before IS NULL OR seq < @before)
          ORDER BY seq DESC LIMIT @limit`,
-      )
-      .all({
-        merchantId: query.merchantId ?? null,
-        status: query.status ?? null,
-        before: query.before ?? null,
-        limit: query.limit + 1,
-      }) as DeliveryRow[];
+    ).all({
+      merchantId: query.merchantId ?? null,
+      status: query.status ?? null,
+      before: query.before ?? null,
+      limit: query.limit + 1,
+    }) as DeliveryRow[];
     const page = rows.slice(0, query.limit);
     return {
       deliveries: page.map(summary),
@@ -240,9 +231,9 @@ export class SqliteDeliveryStore {
   ): (DeliverySummary & { attemptLog: DeliveryAttempt[] }) | undefined {
     const row = this.findRow(id, merchantId);
     if (!row) return undefined;
-    const attempts = this.db
-      .prepare(`SELECT * FROM webhook_attempt WHERE delivery_id = ? ORDER BY attempt`)
-      .all(id) as Array<{
+    const attempts = this.statement(
+      `SELECT * FROM webhook_attempt WHERE delivery_id = ? ORDER BY attempt`,
+    ).all(id) as Array<{
       attempt: number;
       started_at: string;
       latency_ms: number;
@@ -279,11 +270,9 @@ export class SqliteDeliveryStore {
   /** Redelivers every dead-lettered delivery of a merchant; resolves with how many. */
   redeliverDeadLettered(merchantId: string, now: number): Promise<number> {
     return this.write(() => {
-      const rows = this.db
-        .prepare(
-          `SELECT * FROM webhook_delivery WHERE merchant_id = ? AND status = 'DEAD_LETTERED' ORDER BY seq`,
-        )
-        .all(merchantId) as DeliveryRow[];
+      const rows = this.statement(
+        `SELECT * FROM webhook_delivery WHERE merchant_id = ? AND status = 'DEAD_LETTERED' ORDER BY seq`,
+      ).all(merchantId) as DeliveryRow[];
       for (const row of rows) this.requeue(row, now);
       return rows.length;
     });
@@ -291,8 +280,7 @@ export class SqliteDeliveryStore {
 
   /** Pending deliveries (all merchants), for the metrics. */
   pendingCount(): number {
-    return this.db
-      .prepare(`SELECT COUNT(*) FROM webhook_delivery WHERE status = 'PENDING'`)
+    return this.statement(`SELECT COUNT(*) FROM webhook_delivery WHERE status = 'PENDING'`)
       .pluck()
       .get() as number;
   }
@@ -302,41 +290,43 @@ export class SqliteDeliveryStore {
     this.db.close();
   }
 
+  /** Statements are prepared once: preparing them per call cost more than running them. */
+  private statement(sql: string): Database.Statement {
+    let prepared = this.statements.get(sql);
+    if (!prepared) {
+      prepared = this.db.prepare(sql);
+      this.statements.set(sql, prepared);
+    }
+    return prepared;
+  }
+
   private findRow(id: string, merchantId?: string): DeliveryRow | undefined {
-    return this.db
-      .prepare(
-        `SELECT * FROM webhook_delivery
+    return this.statement(
+      `SELECT * FROM webhook_delivery
          WHERE id = @id AND (@merchantId IS NULL OR merchant_id = @merchantId)`,
-      )
-      .get({ id, merchantId: merchantId ?? null }) as DeliveryRow | undefined;
+    ).get({ id, merchantId: merchantId ?? null }) as DeliveryRow | undefined;
   }
 
   private requeue(row: DeliveryRow, now: number): void {
-    this.db
-      .prepare(
-        `UPDATE webhook_delivery AS d SET status = 'PENDING', round_attempts = 0,
+    this.statement(
+      `UPDATE webhook_delivery AS d SET status = 'PENDING', round_attempts = 0,
            next_attempt_at = CASE WHEN ${EARLIER_PENDING} THEN NULL ELSE ? END
          WHERE id = ?`,
-      )
-      .run(now, row.id);
-    this.db
-      .prepare(
-        `UPDATE webhook_delivery SET next_attempt_at = NULL
+    ).run(now, row.id);
+    this.statement(
+      `UPDATE webhook_delivery SET next_attempt_at = NULL
          WHERE stream_id = ? AND status = 'PENDING' AND revision > ?`,
-      )
-      .run(row.stream_id, row.revision);
+    ).run(row.stream_id, row.revision);
   }
 
   /** The order's next pending delivery, if it was waiting, may go now. */
   private releaseNext(streamId: string, now: number): void {
-    this.db
-      .prepare(
-        `UPDATE webhook_delivery SET next_attempt_at = ?
+    this.statement(
+      `UPDATE webhook_delivery SET next_attempt_at = ?
          WHERE seq = (SELECT seq FROM webhook_delivery WHERE stream_id = ? AND status = 'PENDING'
                       ORDER BY revision LIMIT 1)
            AND next_attempt_at IS NULL`,
-      )
-      .run(now, streamId);
+    ).run(now, streamId);
   }
 
   /**

@@ -14,6 +14,8 @@ export interface KafkaOrderEventConsumerOptions extends KafkaConnectionOptions {
   readonly partitionsConsumedConcurrently?: number;
   /** How long the group waits for a silent member before rebalancing (kafkajs default 30000). */
   readonly sessionTimeoutMs?: number;
+  /** Longest wait of a fetch for new records (kafkajs default 5000): closing waits for it. */
+  readonly maxWaitTimeMs?: number;
   readonly onHandlerError?: (error: unknown, envelope: OrderEventEnvelope) => void;
   /** A record that is not an order event envelope: reported, committed and passed over. */
   readonly onUnreadable?: (error: UnreadableOrderEventError, at: string) => void;
@@ -23,8 +25,8 @@ export interface KafkaOrderEventConsumerOptions extends KafkaConnectionOptions {
 
 /**
  * Consumes the order events topic in a consumer group, from the earliest offset when the group
- * has none. Offsets are committed one record at a time, after the handler resolved: a crash
- * re-delivers at most the records in hand (at-least-once). A rejected handler is retried with
+ * has none. Offsets are committed per fetched batch, after the handler resolved for each of its
+ * records: a crash re-delivers at most the batch in hand (at-least-once). A rejected handler is retried with
  * back-off on its partition (which holds that order's later events, so they must wait), while
  * the other partitions go on; the retry gives up only when the partition is taken away in a
  * rebalance (its new owner starts from the last commit) or the consumer closes.
@@ -40,6 +42,7 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
       groupId: options.groupId,
       allowAutoTopicCreation: true,
       ...(options.sessionTimeoutMs ? { sessionTimeout: options.sessionTimeoutMs } : {}),
+      ...(options.maxWaitTimeMs ? { maxWaitTimeInMs: options.maxWaitTimeMs } : {}),
       // kafkajs restarts the consumer itself after retriable failures; after others, so do we.
       retry: { restartOnFailure: async () => true },
     });
@@ -89,19 +92,35 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
     }
   }
 
+  /**
+   * One order's records are handled one after another, different orders' at the same time (so a
+   * handler's durable writes can share a commit); the batch's offset is committed once all are
+   * done. A crash re-delivers at most the batch in hand.
+   */
   private async handleBatch(payload: EachBatchPayload, handle: OrderEventHandler) {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
     const owned = () => isRunning() && !isStale() && !this.closing.signal.aborted;
+    const last = batch.messages[batch.messages.length - 1];
+    if (!last || !owned()) return;
+    const perOrder = new Map<string, OrderEventEnvelope[]>();
     for (const message of batch.messages) {
-      if (!owned()) return;
       const envelope = this.read(message, `${batch.topic}/${batch.partition}@${message.offset}`);
-      if (envelope && !(await this.handleUntilDone(envelope, handle, heartbeat, owned))) return;
-      resolveOffset(message.offset);
-      await this.consumer.commitOffsets([
-        { topic: batch.topic, partition: batch.partition, offset: nextOffset(message) },
-      ]);
-      await heartbeat();
+      if (envelope)
+        perOrder.set(envelope.streamId, [...(perOrder.get(envelope.streamId) ?? []), envelope]);
     }
+    const handled = await Promise.all(
+      [...perOrder.values()].map(async (envelopes) => {
+        for (const envelope of envelopes)
+          if (!(await this.handleUntilDone(envelope, handle, heartbeat, owned))) return false;
+        return true;
+      }),
+    );
+    if (!handled.every(Boolean) || !owned()) return;
+    resolveOffset(last.offset);
+    await this.consumer.commitOffsets([
+      { topic: batch.topic, partition: batch.partition, offset: nextOffset(last) },
+    ]);
+    await heartbeat();
   }
 
   private read(message: KafkaMessage, at: string): OrderEventEnvelope | undefined {
