@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import type { EventReader, GlobalPosition, ReadAllOptions, StoredEvent } from '../event-store.port';
 import { SCHEMA_VERSION } from './schema';
 import { SqliteReads } from './sqlite-reads';
-import { verifyHashChain, type ChainReport, type VerifyOptions } from './verify-hash-chain';
+import type { ChainReport } from '../chain-report';
+import { verifyHashChain, type VerifyOptions } from './verify-hash-chain';
 
 /**
  * An embedded event store opened read-only, for audits while the gateway runs: no writer thread,
