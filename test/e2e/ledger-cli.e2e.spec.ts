@@ -1,7 +1,6 @@
 import { SqliteOrderSummaryReadModel } from '@gateway/projections';
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import {
   authorizeBody,
   merchantClient,
@@ -9,29 +8,11 @@ import {
   startGateway,
   type RunningGateway,
 } from '../support/gateway-process';
-
-const CLI = resolve(__dirname, '../../dist/apps/ledger/src/ledger.cli.js');
-
-interface CliRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+import { runLedgerCli } from '../support/ledger-process';
 
 /** Runs the built CLI as finance would, against the data directory. */
-function ledger(dataDir: string, ...args: string[]): Promise<CliRun> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [CLI, ...args, '--data-dir', dataDir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const ledger = (dataDir: string, ...args: string[]) =>
+  runLedgerCli([...args, '--data-dir', dataDir]);
 
 /** Runs SQL on a data directory's SQLite file as someone with write access to it would. */
 function tamper(file: string, sql: string): void {

@@ -1,8 +1,12 @@
-import { SqliteEventLog } from '@gateway/event-store';
+import { KurrentDbEventStore, SqliteEventLog } from '@gateway/event-store';
 import { createWriteStream, existsSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from './ledger-args';
+import {
+  eventStoreOf,
+  type EventStoreSelection,
+} from '../../gateway/src/config/event-store.config';
 
 /** Where the CLI writes: results to `out`, messages and progress to `err`. */
 export interface LedgerOutput {
@@ -19,12 +23,45 @@ export function dataDirOf(
   return isAbsolute(raw) ? raw : resolve(raw);
 }
 
-/** The event log of a data directory, read-only: safe while the gateway runs. */
-export function openEventLog(dataDir: string): SqliteEventLog {
+/** The event log the audit reads, with the tamper evidence that store keeps. */
+export type AuditedLog =
+  | { readonly kind: 'sqlite'; readonly log: SqliteEventLog }
+  | { readonly kind: 'kurrentdb'; readonly log: KurrentDbEventStore };
+
+/**
+ * The event store as the gateway selects it: --event-store and --kurrentdb, else
+ * GATEWAY_EVENT_STORE and KURRENTDB_CONNECTION_STRING (the same rules, one function).
+ */
+export function eventStoreSelectionOf(
+  options: ReadonlyMap<string, string>,
+  env: NodeJS.ProcessEnv = process.env,
+): EventStoreSelection {
+  const problems: string[] = [];
+  const selection = eventStoreOf(
+    {
+      GATEWAY_EVENT_STORE: options.get('event-store') ?? env.GATEWAY_EVENT_STORE,
+      KURRENTDB_CONNECTION_STRING: options.get('kurrentdb') ?? env.KURRENTDB_CONNECTION_STRING,
+    },
+    problems,
+  );
+  if (problems.length)
+    throw new UsageError(`${problems.join('; ')} (or --event-store, --kurrentdb)`);
+  return selection;
+}
+
+/**
+ * Opens the selected log for reading: the data directory's events.db read-only (safe while the
+ * gateway runs), or the KurrentDB cluster (the audit never appends).
+ */
+export function openEventLog(dataDir: string, selection: EventStoreSelection): AuditedLog {
+  if (selection.kind === 'kurrentdb') {
+    const log = new KurrentDbEventStore({ connectionString: selection.connectionString });
+    return { kind: 'kurrentdb', log };
+  }
   const file = join(dataDir, 'events.db');
   if (!existsSync(file))
     throw new UsageError(`no event store at ${file} (set --data-dir or GATEWAY_DATA_DIR)`);
-  return SqliteEventLog.open(file);
+  return { kind: 'sqlite', log: SqliteEventLog.open(file) };
 }
 
 /** Writes a line, waiting when the reader is slower, so memory stays flat on any output size. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import type { EventReader } from '@gateway/event-store';
 import { asOf } from './commands/as-of.command';
 import { exportTransactions } from './commands/export.command';
 import { history } from './commands/history.command';
@@ -6,9 +7,17 @@ import { availableParallelism } from 'node:os';
 import { replay } from './commands/replay.command';
 import { verify } from './commands/verify.command';
 import { parseArgs, UsageError } from './ledger-args';
-import { dataDirOf, openEventLog, toFile, type LedgerOutput } from './ledger-context';
+import {
+  dataDirOf,
+  eventStoreSelectionOf,
+  openEventLog,
+  toFile,
+  type LedgerOutput,
+} from './ledger-context';
 
 const USAGE = `usage: ledger <command> [--data-dir DIR]   (default: GATEWAY_DATA_DIR, else ./data)
+                [--event-store sqlite|kurrentdb] [--kurrentdb CONNECTION-STRING]
+                (default: GATEWAY_EVENT_STORE, KURRENTDB_CONNECTION_STRING, as the gateway)
   history <merchant> <order> [--format table|jsonl]   every event of an order
   as-of <merchant> <order> <time>                     the order as it stood at that time
   export [--merchant M] [--from T1] [--to T2] [--format csv|jsonl] [--out FILE]
@@ -16,6 +25,7 @@ const USAGE = `usage: ledger <command> [--data-dir DIR]   (default: GATEWAY_DATA
   replay [--out FILE] [--threads N]                   rebuild the read model (in N threads, default
                                                       the cores, at most 4), compare with the live one
   verify [--anchor POSITION:HASH]                     check the tamper-evidence hash chain
+                                                      (--anchor: embedded store only)
 exit status: 0 fine, 1 not found / differences / tampered, 2 usage`;
 
 const OPTIONS: Record<string, readonly string[]> = {
@@ -31,11 +41,13 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
   const [command, ...rest] = argv;
   if (!command || !(command in OPTIONS))
     throw new UsageError(command ? `unknown command '${command}'` : 'no command');
-  const { positional, options } = parseArgs(rest, [...OPTIONS[command], 'data-dir']);
+  const common = ['data-dir', 'event-store', 'kurrentdb'];
+  const { positional, options } = parseArgs(rest, [...OPTIONS[command], ...common]);
   const dataDir = dataDirOf(options.get('data-dir'));
   if (positional.length && !['history', 'as-of'].includes(command))
     throw new UsageError(`${command} takes no argument '${positional[0]}'`);
-  const log = openEventLog(dataDir);
+  const audited = openEventLog(dataDir, eventStoreSelectionOf(options));
+  const log: EventReader = audited.log;
   try {
     switch (command) {
       case 'history':
@@ -55,14 +67,17 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
             output,
           ),
         );
-      case 'replay':
-        return await replay(
-          log.dataReader(),
-          { dataDir, out: options.get('out'), threads: threadsOf(options.get('threads')) },
-          io,
-        );
+      case 'replay': {
+        // The embedded log has a leaner data-only reader and can be read by several threads at
+        // once; KurrentDB is read through the port, in this thread.
+        const [reader, threads] =
+          audited.kind === 'sqlite'
+            ? [audited.log.dataReader(), threadsOf(options.get('threads'))]
+            : [log, 1];
+        return await replay(reader, { dataDir, out: options.get('out'), threads }, io);
+      }
       default:
-        return verify(log, options.get('anchor'), io);
+        return await verify(audited, options.get('anchor'), io);
     }
   } finally {
     await log.close();

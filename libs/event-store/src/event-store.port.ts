@@ -34,6 +34,19 @@ export interface StoredEvent extends NewEvent {
   readonly position: GlobalPosition;
   /** ISO 8601 time at which the store committed the event. */
   readonly recordedAt: string;
+  /**
+   * Tamper evidence kept with the event itself, by a store that chains each stream in the event
+   * (KurrentDB). The embedded store keeps its chain in columns and checks it in SQL instead.
+   */
+  readonly chain?: ChainLink;
+}
+
+/** An event's place in its stream's hash chain (see hash-chain.ts). */
+export interface ChainLink {
+  /** The hash of the stream's previous event; GENESIS_HASH for revision 0. */
+  readonly previousHash: string;
+  /** SHA-256 over previousHash and the event's content. */
+  readonly hash: string;
 }
 
 export interface AppendResult {

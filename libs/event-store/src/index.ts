@@ -8,13 +8,11 @@ export type { WriterStats as SqliteWriterStats } from './sqlite/group-commit-wri
 export { SCHEMA_VERSION } from './sqlite/schema';
 export { SqliteEventLog } from './sqlite/sqlite-event-log';
 export type { Shard } from './sqlite/sqlite-reads';
-export { eventHash, GENESIS_HASH } from './sqlite/hash-chain';
-export type {
-  ChainAnchor,
-  ChainProblem,
-  ChainProblemKind,
-  ChainReport,
-} from './sqlite/verify-hash-chain';
+export { eventHash, GENESIS_HASH, streamEventHash } from './hash-chain';
+export type { ChainAnchor, ChainProblem, ChainProblemKind, ChainReport } from './chain-report';
+export type { VerifyOptions } from './sqlite/verify-hash-chain';
+export { verifyStreamChains } from './kurrentdb/verify-stream-chains';
+export type { StreamChainOptions } from './kurrentdb/verify-stream-chains';
 
 import type { EventStore } from './event-store.port';
 import { InMemoryEventStore } from './memory/in-memory-event-store';

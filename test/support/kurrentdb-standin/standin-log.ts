@@ -50,7 +50,7 @@ export class StandinLog {
 
   append(streamId: string, expected: Expected, proposed: readonly ProposedEvent[]): AppendOutcome {
     const stream = this.streams.get(streamId) ?? [];
-    const current = stream.length - 1;
+    const current = stream[stream.length - 1]?.revision ?? -1;
     const retried = this.idempotentRetry(stream, expected, proposed);
     if (retried) return retried;
     const matches =
@@ -64,11 +64,11 @@ export class StandinLog {
       return { ok: true, revision: current, position: this.lastPosition() ?? 0n };
     }
     const createdMs = Date.now();
-    for (const event of proposed) {
+    for (const [index, event] of proposed.entries()) {
       const logged: LoggedEvent = {
         ...event,
         streamId,
-        revision: stream.length,
+        revision: current + 1 + index,
         position: this.nextPosition,
         createdMs,
       };
@@ -82,9 +82,25 @@ export class StandinLog {
     return { ok: true, revision: last.revision, position: last.position };
   }
 
-  /** The stream's events from `fromRevision` on, or undefined when the stream does not exist. */
-  readStream(streamId: string, fromRevision: number): LoggedEvent[] | undefined {
-    return this.streams.get(streamId)?.slice(fromRevision);
+  /** The stream's events in revision order, or undefined when the stream does not exist. */
+  readStream(streamId: string): readonly LoggedEvent[] | undefined {
+    return this.streams.get(streamId);
+  }
+
+  /**
+   * TEST ACCESS TO STORAGE, NOT SERVER BEHAVIOUR: edits the stored records (in log order, in
+   * place) as someone with access to the server's files would, then rebuilds the stream index
+   * from them as the server's index would read them back (by stream and revision).
+   */
+  tamperWithStorage(edit: (records: LoggedEvent[]) => void): void {
+    edit(this.events);
+    this.streams.clear();
+    for (const event of this.events) {
+      const stream = this.streams.get(event.streamId) ?? [];
+      stream.push(event);
+      this.streams.set(event.streamId, stream);
+    }
+    for (const stream of this.streams.values()) stream.sort((a, b) => a.revision - b.revision);
   }
 
   /** Index of the first event at or after `position` (inclusive, as a forward $all read is). */

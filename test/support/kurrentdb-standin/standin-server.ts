@@ -6,10 +6,10 @@
  * code generated from its .proto files (message classes and the service definition), not the
  * .proto files themselves, so the stand-in serves exactly the wire format the client speaks.
  *
- * Implemented: Append (v1, expected revision), Read of one stream forwards, Read of $all
- * forwards with a stream-name or event-type filter, and the $all subscription (confirmation,
- * catch-up, CaughtUp, then live). Everything else (BatchAppend, ServerFeatures, deletes,
- * backwards reads, stream subscriptions, persistent subscriptions, auth, TLS) answers
+ * Implemented: Append (v1, expected revision), Read of one stream forwards and backwards, Read
+ * of $all both ways with a stream-name or event-type filter, and the $all subscription
+ * (confirmation, catch-up, CaughtUp, then live). Everything else (BatchAppend, ServerFeatures,
+ * deletes, stream subscriptions, persistent subscriptions, auth, TLS) answers
  * UNIMPLEMENTED, which the client treats as an older server. Run a real KurrentDB to test
  * anything beyond that: set KURRENTDB_CONNECTION_STRING.
  */
@@ -149,11 +149,10 @@ function handleRead(
   const backwards = options.getReadDirection() === ReadReq.Options.ReadDirection.BACKWARDS;
   const structuredIds = options.getUuidOption()?.hasStructured() ?? false;
   const stream = options.getStream();
-  if (backwards && (stream || options.hasSubscription()))
-    return unsupported('the stand-in reads streams forwards only');
+  if (backwards && options.hasSubscription()) return unsupported('a subscription reads forwards');
   if (stream) {
     if (options.hasSubscription()) return unsupported('the stand-in has no stream subscriptions');
-    return readStream(log, call, stream, Number(options.getCount()), structuredIds);
+    return readStream(log, call, stream, Number(options.getCount()), backwards, structuredIds);
   }
   const filter = filterFrom(options);
   if (filter === null) return unsupported('unsupported filter');
@@ -171,11 +170,16 @@ function readStream(
   call: grpc.ServerWritableStream<ReadReq, ReadResp>,
   options: ReadReq.Options.StreamOptions,
   count: number,
+  backwards: boolean,
   structuredIds: boolean,
 ): void {
   const identifier = options.getStreamIdentifier();
-  const from = options.hasRevision() ? Number(options.getRevision()) : options.hasEnd() ? -1 : 0;
-  const events = log.readStream(streamName(identifier), from);
+  const from = options.hasRevision()
+    ? Number(options.getRevision())
+    : options.hasEnd()
+      ? Infinity
+      : -Infinity;
+  const events = log.readStream(streamName(identifier));
   if (events === undefined) {
     const notFound = new ReadResp.StreamNotFound();
     notFound.setStreamIdentifier(identifier);
@@ -184,7 +188,11 @@ function readStream(
     call.write(response);
     return void call.end();
   }
-  void writeAll(call, (from === -1 ? [] : events).slice(0, count), structuredIds);
+  // From `from` inclusive, towards the end (forwards) or the start (backwards).
+  const selected = backwards
+    ? events.filter((e) => e.revision <= from).reverse()
+    : events.filter((e) => e.revision >= from);
+  void writeAll(call, selected.slice(0, count), structuredIds);
 }
 
 function readAll(

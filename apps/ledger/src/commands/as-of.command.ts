@@ -13,7 +13,8 @@ import { table } from '../event-rows';
 
 /**
  * `as-of <merchant> <order> <time>`: the order folded from the events the store had committed at
- * that time (their recordedAt, which the hash chain protects), with its transactions then.
+ * that time (their recordedAt, which the embedded store's hash chain protects), with its
+ * transactions then.
  */
 export async function asOf(
   log: EventReader,

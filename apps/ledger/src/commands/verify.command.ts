@@ -1,35 +1,58 @@
-import type { ChainAnchor, SqliteEventLog } from '@gateway/event-store';
+import type { ChainAnchor, ChainReport } from '@gateway/event-store';
 import { UsageError } from '../ledger-args';
-import type { LedgerOutput } from '../ledger-context';
+import type { AuditedLog, LedgerOutput } from '../ledger-context';
 import { ProgressBar } from '../progress-bar';
 
 /**
- * `verify [--anchor position:hash]`: checks the hash chain of every event. Prints each problem with
- * its position and the head to record for the next run; exit 1 when anything was tampered with.
+ * `verify [--anchor position:hash]`: checks the hash chain of every event: on the embedded store
+ * the log-wide chain (and prints the head to record for the next run), on KurrentDB each
+ * stream's chain. Prints each problem with its position; exit 1 when anything was tampered with.
  */
-export function verify(
-  log: SqliteEventLog,
+export async function verify(
+  audited: AuditedLog,
   anchorText: string | undefined,
   io: LedgerOutput,
-): number {
+): Promise<number> {
   const anchor = anchorText === undefined ? undefined : parseAnchor(anchorText);
-  const progress = new ProgressBar('verify', 'rows');
-  const report = log.verify({
-    anchor,
-    onProgress: (done, total) => progress.update(done / total, done),
-  });
-  progress.done();
+  const report = await check(audited, anchor);
   for (const p of report.problems) {
     const where = p.streamId === undefined ? '' : ` (stream ${p.streamId}, revision ${p.revision})`;
     io.out.write(`TAMPERED position ${p.position}${where}: ${p.kind}: ${p.detail}\n`);
   }
   if (report.moreProblems) io.out.write(`... and ${report.moreProblems} more problems\n`);
-  const head = report.head ? `head ${report.head.position}:${report.head.hash}` : 'empty log';
+  const checked =
+    report.streams === undefined
+      ? `${report.events} events checked`
+      : `${report.events} events in ${report.streams} streams checked`;
   const verdict = report.problems.length
     ? `${report.problems.length + report.moreProblems} problems`
     : 'intact';
-  io.out.write(`${report.events} events checked, ${verdict}; ${head}\n`);
+  const head = report.head ? `; head ${report.head.position}:${report.head.hash}` : '';
+  const empty = audited.kind === 'sqlite' && !report.head ? '; empty log' : '';
+  io.out.write(`${checked}, ${verdict}${head}${empty}\n`);
   return report.problems.length ? 1 : 0;
+}
+
+async function check(audited: AuditedLog, anchor: ChainAnchor | undefined): Promise<ChainReport> {
+  if (audited.kind === 'sqlite') {
+    const progress = new ProgressBar('verify', 'rows');
+    const report = audited.log.verify({
+      anchor,
+      onProgress: (done, total) => progress.update(done / total, done),
+    });
+    progress.done();
+    return report;
+  }
+  if (anchor)
+    throw new UsageError(
+      '--anchor needs the embedded store: on KurrentDB each stream is chained alone, no head covers the log',
+    );
+  const progress = new ProgressBar('verify', 'events');
+  const report = await audited.log.verify({
+    onProgress: (checked, fraction) => progress.update(fraction, checked),
+  });
+  progress.done();
+  return report;
 }
 
 function parseAnchor(text: string): ChainAnchor {

@@ -28,8 +28,21 @@ import {
   Subscription,
   WrongExpectedRevisionError,
 } from '../event-store.port';
-import { serializeAppend } from '../new-events';
+import { serializeAppend, type SerializedEvent } from '../new-events';
+import type { ChainReport } from '../chain-report';
+import { verifyStreamChains, type StreamChainOptions } from './verify-stream-chains';
 import { KurrentDbSubscription, ResubscribeTuning } from './kurrentdb-subscription';
+import {
+  assertNoChainKey,
+  chainAppend,
+  type ChainedEvent,
+  NO_STREAM_TAIL,
+  splitChain,
+  StreamTailCache,
+  type StreamTail,
+  tailOf,
+  withChain,
+} from './stream-chain';
 
 export interface KurrentDbEventStoreOptions {
   /** e.g. `kurrentdb://127.0.0.1:2113?tls=false`. */
@@ -44,17 +57,26 @@ export interface KurrentDbEventStoreOptions {
 }
 
 const DEFAULT_READ_ALL_COUNT = 1000;
+/** How often an 'any' append re-reads the tail after another writer came first. */
+const ANY_ATTEMPTS = 5;
 const DEFAULT_RESUBSCRIBE: ResubscribeTuning = { initialDelayMs: 100, maxDelayMs: 5_000 };
 
 /**
  * The EventStore port on KurrentDB (formerly EventStoreDB) through @kurrent/kurrentdb-client.
- * - Expected revisions map to stream states: 'no_stream' ↔ NO_STREAM, 'any' ↔ ANY, n ↔ BigInt(n).
+ * - Tamper evidence: every event carries, in its metadata under CHAIN_KEY, the hash of its
+ *   stream predecessor and its own hash (hash-chain.ts, `streamEventHash`). The predecessor is
+ *   the event at the expected revision (from a bounded cache, else read), and the server's
+ *   expected-revision check then makes committing a stale predecessor hash impossible.
+ * - Expected revisions: 'no_stream' ↔ NO_STREAM, n ↔ BigInt(n) after checking that the stream's
+ *   last event is n (a retry of a committed append reports the conflict, as the port says).
+ *   'any' is pinned to the revision just read and re-read on a conflict (up to ANY_ATTEMPTS
+ *   times), so concurrent 'any' writers still chain correctly; an exact retry of the stream's
+ *   last append goes as ANY, which the server answers idempotently without writing.
  * - Global positions are $all commit positions (bigint in the port; callers that persist them
  *   write them as decimal strings, never as JSON numbers).
  * - Only the gateway's events are visible: $all reads exclude system streams/events ($…).
- * - Event ids must be UUIDs (the protocol's id type). KurrentDB makes an exact retry of an
- *   append idempotent and does not check ids across streams, so DuplicateEventIdError is raised
- *   only for an id repeated within one append.
+ * - Event ids must be UUIDs (the protocol's id type). KurrentDB does not check ids across
+ *   streams, so DuplicateEventIdError is raised only for an id repeated within one append.
  */
 export class KurrentDbEventStore implements EventStore {
   private readonly client: KurrentDBClient;
@@ -63,6 +85,7 @@ export class KurrentDbEventStore implements EventStore {
   /** Per-stream chains: appends to one stream reach the server in call order. */
   private readonly streamTails = new Map<string, Promise<unknown>>();
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly tails = new StreamTailCache();
   private closed = false;
   private readonly namespace: string;
 
@@ -84,17 +107,9 @@ export class KurrentDbEventStore implements EventStore {
       if (ids.has(eventId)) throw new DuplicateEventIdError(streamId, eventId);
       ids.add(eventId);
     }
-    // Parse back the caller-side snapshot: later mutation of `events` cannot reach the server.
-    const data = serialized.map((event) =>
-      jsonEvent({
-        id: event.eventId,
-        type: event.type,
-        data: JSON.parse(event.data),
-        metadata: JSON.parse(event.metadata),
-      }),
-    );
+    assertNoChainKey(serialized);
     const previous = this.streamTails.get(streamId) ?? Promise.resolve();
-    const append = previous.then(() => this.send(streamId, data, expectedRevision));
+    const append = previous.then(() => this.send(streamId, serialized, expectedRevision));
     const tail = append.catch(() => undefined);
     this.streamTails.set(streamId, tail);
     this.pending.add(tail);
@@ -119,6 +134,8 @@ export class KurrentDbEventStore implements EventStore {
       if (error instanceof StreamNotFoundError) return [];
       throw error;
     }
+    // The caller usually appends next, expecting this revision: its predecessor is known.
+    if (events.length) this.tails.remember(streamId, tailOf(events[events.length - 1]));
     return events;
   }
 
@@ -172,6 +189,11 @@ export class KurrentDbEventStore implements EventStore {
     return undefined;
   }
 
+  /** Checks every stream's hash chain (verify-stream-chains.ts). */
+  verify(options?: StreamChainOptions): Promise<ChainReport> {
+    return verifyStreamChains(this, options);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -183,18 +205,84 @@ export class KurrentDbEventStore implements EventStore {
 
   private async send(
     streamId: string,
-    data: ReturnType<typeof jsonEvent>[],
+    events: readonly SerializedEvent[],
     expected: ExpectedRevision,
   ): Promise<AppendResult> {
+    for (let attempt = 1; ; attempt += 1) {
+      const { tail, state } = await this.predecessor(streamId, events, expected);
+      try {
+        const chained = chainAppend(streamId, events, tail);
+        return await this.write(streamId, chained, { tail, state, expected });
+      } catch (error) {
+        const pinnedAny = expected === 'any' && error instanceof WrongExpectedRevisionError;
+        if (!pinnedAny || attempt === ANY_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /** The event an append chains to, and the stream state the server must find for that to hold. */
+  private async predecessor(
+    streamId: string,
+    events: readonly SerializedEvent[],
+    expected: ExpectedRevision,
+  ): Promise<{ tail: StreamTail; state: StreamState }> {
+    if (expected === 'no_stream') return { tail: NO_STREAM_TAIL, state: NO_STREAM };
+    if (expected !== 'any') {
+      const tail = this.tails.at(streamId, expected) ?? tailOf(await this.lastEvent(streamId));
+      if (tail.revision !== expected) {
+        const actual = tail.revision === -1 ? 'no_stream' : tail.revision;
+        throw new WrongExpectedRevisionError(streamId, expected, actual);
+      }
+      return { tail, state: BigInt(expected) };
+    }
+    const last = await this.lastEvent(streamId);
+    const tail = tailOf(last);
+    if (last?.eventId === events[events.length - 1].eventId) return { tail, state: ANY };
+    return { tail, state: tail.revision === -1 ? NO_STREAM : BigInt(tail.revision) };
+  }
+
+  private async lastEvent(streamId: string): Promise<StoredEvent | undefined> {
+    try {
+      for await (const resolved of this.client.readStream(this.namespace + streamId, {
+        fromRevision: END,
+        direction: BACKWARDS,
+        maxCount: 1,
+      })) {
+        return this.toStored(resolved);
+      }
+    } catch (error) {
+      if (!(error instanceof StreamNotFoundError)) throw error;
+    }
+    return undefined;
+  }
+
+  private async write(
+    streamId: string,
+    events: readonly ChainedEvent[],
+    { tail, state, expected }: { tail: StreamTail; state: StreamState; expected: ExpectedRevision },
+  ): Promise<AppendResult> {
+    // Built from the caller-side snapshot: later mutation of the caller's events cannot reach the server.
+    const data = events.map((event) =>
+      jsonEvent({
+        id: event.eventId,
+        type: event.type,
+        data: JSON.parse(event.data),
+        metadata: withChain(event),
+      }),
+    );
     try {
       const result = await this.client.appendToStream(this.namespace + streamId, data, {
-        streamState: toStreamState(expected),
+        streamState: state,
       });
       if (!result.position) throw new Error(`KurrentDB returned no position for '${streamId}'`);
-      return {
-        nextExpectedRevision: Number(result.nextExpectedRevision),
-        position: result.position.commit,
-      };
+      const nextExpectedRevision = Number(result.nextExpectedRevision);
+      // Not after an idempotent retry the server answered without writing these hashes.
+      if (nextExpectedRevision === tail.revision + events.length)
+        this.tails.remember(streamId, {
+          revision: nextExpectedRevision,
+          hash: events[events.length - 1].chain.hash,
+        });
+      return { nextExpectedRevision, position: result.position.commit };
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
         const actual = error.actualState;
@@ -224,12 +312,6 @@ export class KurrentDbEventStore implements EventStore {
   }
 }
 
-function toStreamState(expected: ExpectedRevision): StreamState {
-  if (expected === 'any') return ANY;
-  if (expected === 'no_stream') return NO_STREAM;
-  return BigInt(expected);
-}
-
 function toStored(resolved: ResolvedEvent): StoredEvent {
   const event = resolved.event;
   if (!event) throw new Error('KurrentDB returned a read without an event');
@@ -243,7 +325,7 @@ function toStored(resolved: ResolvedEvent): StoredEvent {
     revision: Number(event.revision),
     position: event.position.commit,
     data: event.data ?? null,
-    metadata: (event.metadata as StoredEvent['metadata'] | undefined) ?? {},
+    ...splitChain((event.metadata as StoredEvent['metadata'] | undefined) ?? {}),
     recordedAt: event.created.toISOString(),
   };
 }

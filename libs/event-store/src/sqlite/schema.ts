@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { eventHash, GENESIS_HASH } from './hash-chain';
+import { eventHash, GENESIS_HASH } from '../hash-chain';
 
 /** A migration is SQL, or a function when it must compute values SQLite cannot (hashes). */
 type Migration = string | ((db: Database) => void);
@@ -26,7 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
      BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;
    CREATE TRIGGER events_no_delete BEFORE DELETE ON events
      BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;`,
-  // 2: tamper evidence (see hash-chain.ts). Existing rows are hashed in log order; the update
+  // 2: tamper evidence (see ../hash-chain.ts). Existing rows are hashed in log order; the update
   // trigger is lifted for that backfill only, inside the migration's transaction.
   (db) => {
     db.exec(`ALTER TABLE events ADD COLUMN previous_hash TEXT;

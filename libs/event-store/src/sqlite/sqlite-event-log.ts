@@ -8,7 +8,8 @@ import type {
 } from '../event-store.port';
 import { SCHEMA_VERSION } from './schema';
 import { SqliteReads, type Shard } from './sqlite-reads';
-import { verifyHashChain, type ChainReport, type VerifyOptions } from './verify-hash-chain';
+import type { ChainReport } from '../chain-report';
+import { verifyHashChain, type VerifyOptions } from './verify-hash-chain';
 
 /**
  * An embedded event store opened read-only, for audits while the gateway runs: no writer thread,

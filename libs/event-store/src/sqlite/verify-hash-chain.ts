@@ -1,36 +1,11 @@
 import type Database from 'better-sqlite3';
-import { eventHash, GENESIS_HASH } from './hash-chain';
-
-export type ChainProblemKind =
-  | 'altered' // the content no longer matches its hash
-  | 'log-link' // the previous event in the log is not the one this event was chained to
-  | 'stream-link' // the previous event in the stream is not the one this event was chained to
-  | 'revision-gap' // a stream's revisions skip one
-  | 'log-tail' // events after the last one were removed
-  | 'anchor'; // the recorded head is not where it was
-
-export interface ChainProblem {
-  readonly kind: ChainProblemKind;
-  /** Where the problem shows: the event's global position. */
-  readonly position: bigint;
-  readonly streamId?: string;
-  readonly revision?: number;
-  readonly detail: string;
-}
-
-export interface ChainAnchor {
-  readonly position: bigint;
-  readonly hash: string;
-}
-
-export interface ChainReport {
-  readonly events: number;
-  readonly problems: readonly ChainProblem[];
-  /** Problems beyond the first `maxProblems`, counted only. */
-  readonly moreProblems: number;
-  /** The last event: record it elsewhere and pass it back as an anchor to detect a rewritten tail. */
-  readonly head?: ChainAnchor;
-}
+import {
+  ProblemList,
+  type ChainAnchor,
+  type ChainProblem,
+  type ChainReport,
+} from '../chain-report';
+import { eventHash, GENESIS_HASH } from '../hash-chain';
 
 export interface VerifyOptions {
   readonly anchor?: ChainAnchor;
@@ -62,13 +37,8 @@ const PROGRESS_EVERY = 5000;
  * whether events after the last one were removed.
  */
 export function verifyHashChain(db: Database.Database, options: VerifyOptions = {}): ChainReport {
-  const maxProblems = options.maxProblems ?? 100;
-  const problems: ChainProblem[] = [];
-  let moreProblems = 0;
-  const report = (problem: ChainProblem): void => {
-    if (problems.length < maxProblems) problems.push(problem);
-    else moreProblems += 1;
-  };
+  const found = new ProblemList(options.maxProblems);
+  const report = (problem: ChainProblem): void => found.add(problem);
   const count = Number(db.prepare('SELECT count(*) FROM events').pluck().get());
   const total = count * 2;
   let done = 0;
@@ -140,6 +110,7 @@ export function verifyHashChain(db: Database.Database, options: VerifyOptions = 
   }
   if (options.anchor) checkAnchor(db, options.anchor, report);
   options.onProgress?.(total, total);
+  const { problems, moreProblems } = found;
   return { events: count, problems, moreProblems, ...(logTail ? { head: logTail } : {}) };
 }
 

@@ -29,7 +29,7 @@ const insert = db.prepare(
     ' VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
 );
 
-// Tamper evidence: the same formula as eventHash in hash-chain.ts.
+// Tamper evidence: the same formula as eventHash in ../hash-chain.ts.
 const GENESIS = '0'.repeat(64);
 function hashOf(previous, logPrevious, streamId, revision, event, recordedAt) {
   const fields = [previous, logPrevious, streamId, revision, event.eventId, event.type, event.data, event.metadata, recordedAt];

@@ -15,13 +15,15 @@ export interface HashedEvent {
 }
 
 /**
+ * The one hash function of tamper evidence, on every store that keeps it.
+ *
  * The content hash of a stored event: SHA-256 over its fields and two predecessors' hashes, that
  * of the previous event in its stream and that of the previous event in the whole log. The stream
  * link catches an event removed or moved within its stream; the log link also catches a stream's
  * last event, or a whole stream, removed. A JSON array keeps field boundaries unambiguous.
  *
- * The writer thread computes the same formula in writer-worker-source.ts (it cannot import this
- * module); the tamper tests check that both agree.
+ * The embedded store's writer thread computes the same formula in sqlite/writer-worker-source.ts
+ * (it cannot import this module); the tamper tests check that both agree.
  */
 export function eventHash(previousHash: string, logPreviousHash: string, e: HashedEvent): string {
   return createHash('sha256')
@@ -39,4 +41,19 @@ export function eventHash(previousHash: string, logPreviousHash: string, e: Hash
       ]),
     )
     .digest('hex');
+}
+
+/** The fields a stream-only chain covers: all but the commit time. */
+export type StreamHashedEvent = Omit<HashedEvent, 'recordedAt'>;
+
+/** Stands for what a stream-only chain cannot cover (the log link, the commit time). */
+const NOT_COVERED = '';
+
+/**
+ * `eventHash` for a store that assigns the commit time and the log order on the server, after
+ * the writer must have hashed the event (KurrentDB): the stream link, no log link (chaining the
+ * whole log would serialise every writer of every stream), no commit time.
+ */
+export function streamEventHash(previousHash: string, e: StreamHashedEvent): string {
+  return eventHash(previousHash, NOT_COVERED, { ...e, recordedAt: NOT_COVERED });
 }
