@@ -30,7 +30,10 @@ export interface KafkaOrderEventConsumerOptions extends KafkaConnectionOptions {
  * back-off on its partition (which holds that order's later events, so they must wait), while
  * the other partitions go on; the retry gives up only when the partition is taken away in a
  * rebalance (its new owner starts from the last commit) or the consumer closes.
- * A broker that is down at start makes `start` resolve anyway; joining is retried in the background.
+ * `start` does not wait for the group: joining can take a rebalance, up to the session timeout of
+ * a member that died (a process restarted after kill -9), and must not hold up the process that
+ * starts it (the gateway's start-up). Joining, and joining again after a failure, go on in the
+ * background; records wait on the topic meanwhile.
  */
 export class KafkaOrderEventConsumer implements OrderEventConsumer {
   private readonly consumer: Consumer;
@@ -52,8 +55,6 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
     if (this.closing.signal.aborted) throw new OrderEventBusClosedError();
     if (this.started) throw new Error('KafkaOrderEventConsumer is already started');
     this.started = true;
-    // Joining the group waits for the broker and for a rebalance: it happens in the background,
-    // so a gateway starts (and answers) while Kafka is away, and catches up once it is back.
     void this.join(handle).catch(() => this.keepJoining(handle));
   }
 
@@ -86,7 +87,8 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
         eachBatch: (payload) => this.handleBatch(payload, handle),
       });
     } catch (error) {
-      this.options.onConnectionError?.(error);
+      // A join cut short by close() is no connection problem.
+      if (!this.closing.signal.aborted) this.options.onConnectionError?.(error);
       await this.consumer.disconnect().catch(() => undefined);
       throw error;
     }
