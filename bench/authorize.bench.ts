@@ -1,9 +1,8 @@
 import autocannon from 'autocannon';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { hashPassword } from '../apps/gateway/src/merchant/password-hash';
-import { startServer, type Server } from './processes';
+import { startServer, writeBenchMerchant, type Server } from './processes';
 
 /**
  * `npm run bench`: AUTHORIZE on the embedded, durable store (synchronous=FULL) against a bare Fastify
@@ -12,7 +11,6 @@ import { startServer, type Server } from './processes';
  */
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
-const PASSWORD = 'bench-password';
 // Runs from dist/bench: the repository root is two levels up.
 const ROOT = resolve(__dirname, '../..');
 
@@ -73,20 +71,7 @@ async function drive(name: string, server: Server, authorization: string): Promi
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
-  const merchantsFile = join(dataDir, 'merchants.json');
-  writeFileSync(
-    merchantsFile,
-    JSON.stringify({
-      merchants: [
-        {
-          id: 'TESTBENCH',
-          passwordHash: await hashPassword(PASSWORD),
-          notificationSecret: 'bench-notification-secret',
-        },
-      ],
-    }),
-  );
-  const authorization = `Basic ${Buffer.from(`merchant.TESTBENCH:${PASSWORD}`).toString('base64')}`;
+  const { merchantsFile, authorization } = await writeBenchMerchant(dataDir);
 
   const results: Figures[] = [];
   const bare = await startServer(join(ROOT, 'dist/bench/bare-fastify.server.js'), {});

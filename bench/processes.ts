@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hashPassword } from '../apps/gateway/src/merchant/password-hash';
 
 export interface Server {
   readonly url: string;
@@ -39,4 +42,27 @@ export function startServer(script: string, env: Record<string, string>): Promis
     child.stdout!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${output}`)));
   });
+}
+
+const BENCH_PASSWORD = 'bench-password';
+
+/** Writes a merchants file with the benchmark's one test merchant; returns its path and credentials. */
+export async function writeBenchMerchant(
+  dataDir: string,
+): Promise<{ merchantsFile: string; authorization: string }> {
+  const merchantsFile = join(dataDir, 'merchants.json');
+  writeFileSync(
+    merchantsFile,
+    JSON.stringify({
+      merchants: [
+        {
+          id: 'TESTBENCH',
+          passwordHash: await hashPassword(BENCH_PASSWORD),
+          notificationSecret: 'bench-notification-secret',
+        },
+      ],
+    }),
+  );
+  const credentials = Buffer.from(`merchant.TESTBENCH:${BENCH_PASSWORD}`).toString('base64');
+  return { merchantsFile, authorization: `Basic ${credentials}` };
 }

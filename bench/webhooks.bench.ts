@@ -1,13 +1,12 @@
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { hashPassword } from '../apps/gateway/src/merchant/password-hash';
 import { selfSignedCertificate } from '../test/support/self-signed-certificate';
 import { startKafkaMockCluster } from '../test/support/kafka-mock-cluster';
-import { startServer } from './processes';
+import { startServer, writeBenchMerchant } from './processes';
 
 /**
  * `npm run bench:webhooks`: AUTHORIZE load on the gateway (embedded store, relay and dispatcher)
@@ -18,7 +17,6 @@ import { startServer } from './processes';
  */
 const DURATION = Number(process.env.BENCH_DURATION ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
-const PASSWORD = 'bench-password';
 const ROOT = resolve(__dirname, '../..');
 /** BENCH_NOTIFY=0: the same load without notificationUrl, for the gateway's rate without webhooks. */
 const NOTIFY = process.env.BENCH_NOTIFY !== '0';
@@ -34,19 +32,7 @@ function percentile(sorted: readonly number[], p: number): number {
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'webhooks-bench-'));
-  const merchantsFile = join(dataDir, 'merchants.json');
-  writeFileSync(
-    merchantsFile,
-    JSON.stringify({
-      merchants: [
-        {
-          id: 'TESTBENCH',
-          passwordHash: await hashPassword(PASSWORD),
-          notificationSecret: 'bench-notification-secret',
-        },
-      ],
-    }),
-  );
+  const { merchantsFile, authorization } = await writeBenchMerchant(dataDir);
   const { key, cert, certFile } = selfSignedCertificate();
   const arrivals: number[] = [];
   const receiver = createServer({ key, cert }, (request, response) => {
@@ -100,7 +86,6 @@ async function main(): Promise<void> {
       },
     },
   });
-  const authorization = `Basic ${Buffer.from(`merchant.TESTBENCH:${PASSWORD}`).toString('base64')}`;
   let sequence = 0;
   const run = (duration: number) =>
     autocannon({

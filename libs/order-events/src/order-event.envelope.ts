@@ -1,4 +1,4 @@
-import { ORDER_STREAM_PREFIX } from '@gateway/domain';
+import { parseOrderStreamId } from '@gateway/domain';
 import type { EventMetadata, StoredEvent } from '@gateway/event-store';
 
 /**
@@ -29,23 +29,16 @@ export interface OrderEventEnvelope {
 
 export const ORDER_EVENT_SPEC_VERSION = 1;
 
-/** Merchant ids cannot contain ':', so the first ':' after the prefix ends the merchant id. */
-export function parseOrderStreamId(streamId: string): { merchantId: string; orderId: string } {
-  if (!streamId.startsWith(ORDER_STREAM_PREFIX)) {
-    throw new Error(`'${streamId}' is not an order stream`);
-  }
-  const rest = streamId.slice(ORDER_STREAM_PREFIX.length);
-  const colon = rest.indexOf(':');
-  if (colon <= 0) throw new Error(`'${streamId}' is not an order stream`);
-  return { merchantId: rest.slice(0, colon), orderId: rest.slice(colon + 1) };
-}
-
+/** The relay subscribes to order streams only, so every event it sees names merchant and order. */
 export function toEnvelope(event: StoredEvent): OrderEventEnvelope {
+  const ids = parseOrderStreamId(event.streamId);
+  if (!ids) throw new Error(`'${event.streamId}' is not an order stream`);
   return {
     specVersion: ORDER_EVENT_SPEC_VERSION,
     eventId: event.eventId,
     type: event.type,
-    ...parseOrderStreamId(event.streamId),
+    merchantId: ids.merchantId,
+    orderId: ids.orderId,
     streamId: event.streamId,
     revision: event.revision,
     position: event.position.toString(),
