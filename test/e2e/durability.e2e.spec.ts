@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   authorizeBody,
   makeDataDir,
@@ -90,6 +92,26 @@ describe('durability of a real gateway process', () => {
       }
     } finally {
       await restarted.stop();
+    }
+  });
+});
+
+describe('a first start', () => {
+  it('makes a data directory that does not exist yet, as `npm start` on a fresh clone does', async () => {
+    const parent = await makeDataDir();
+    const dataDir = join(parent, 'not', 'yet');
+    const gateway = await startGateway(dataDir, {
+      GATEWAY_MERCHANTS_FILE: join(parent, 'merchants.json'),
+    });
+    try {
+      const put = await merchantClient(gateway).put(
+        '/order/first/transaction/t1',
+        authorizeBody('1.00'),
+      );
+      expect(put.status).toBe(201);
+      expect(existsSync(join(dataDir, 'events.db'))).toBe(true);
+    } finally {
+      await gateway.stop();
     }
   });
 });

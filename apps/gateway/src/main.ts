@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ApiError } from '@gateway/contract';
 import { NestFactory } from '@nestjs/core';
+import { mkdirSync } from 'node:fs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
@@ -23,6 +24,8 @@ export async function createGateway(
   config: GatewayConfig,
   logger: GatewayLogger = createLogger(config.logLevel),
 ): Promise<NestFastifyApplication> {
+  // Every store and key lives in the data directory: made once here, before any of them opens.
+  mkdirSync(config.dataDir, { recursive: true });
   // Payer page tokens name merchant, order and transaction (40 characters each at most) and are
   // longer than Fastify's default limit of 100 characters for a path parameter.
   const adapter = new FastifyAdapter({
