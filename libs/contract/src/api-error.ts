@@ -25,6 +25,9 @@ export interface ErrorBody {
   };
 }
 
+/** Sent with every 401 (HTTP requires a challenge): some clients send credentials only after one. */
+export const BASIC_CHALLENGE = 'Basic realm="gateway"';
+
 export class ApiError extends Error {
   constructor(
     readonly httpStatus: number,

@@ -1,4 +1,4 @@
-import { ApiError } from '@gateway/contract';
+import { ApiError, BASIC_CHALLENGE } from '@gateway/contract';
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -9,8 +9,9 @@ import { redactCardLikeRuns } from '@gateway/domain';
 export type FailureLog = (supportCode: string, detail: string) => void;
 
 /**
- * Every error leaves as the spec's error object. Anything unexpected becomes a 500 SERVER_FAILED
- * with a support code; the detail goes to the log under that code, never to the client.
+ * Every error leaves as the spec's error object; a 401 also with the Basic challenge. Anything
+ * unexpected becomes a 500 SERVER_FAILED with a support code; the detail goes to the log under
+ * that code, never to the client.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -22,7 +23,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const error = toApiError(exception, (supportCode, detail) =>
       this.logger.error({ reqId, supportCode, error: detail }, 'unexpected failure'),
     );
-    void http.getResponse<FastifyReply>().status(error.httpStatus).send(error.body);
+    const reply = http.getResponse<FastifyReply>();
+    if (error.httpStatus === 401) void reply.header('www-authenticate', BASIC_CHALLENGE);
+    void reply.status(error.httpStatus).send(error.body);
   }
 }
 

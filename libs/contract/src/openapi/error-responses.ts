@@ -1,4 +1,4 @@
-import { ApiError } from '../api-error';
+import { ApiError, BASIC_CHALLENGE } from '../api-error';
 import { ref, type JsonSchema } from './json-schema';
 
 /**
@@ -68,8 +68,18 @@ export function errorResponses(): Record<string, JsonSchema> {
       ),
     }),
     '401': errorAnswer(
-      'Bad or missing credentials, or too many failed authentications: then, until the lockout ends, even the right password is refused and Retry-After says when to try again',
+      'Bad or missing credentials, or too many refused passwords: then, until the lockout ends, even the right password is refused and Retry-After says when to try again',
       { unauthorized: example('Any authentication failure', ApiError.unauthorized()) },
+      {
+        'WWW-Authenticate': {
+          description: 'Always: the Basic challenge',
+          schema: { type: 'string', enum: [BASIC_CHALLENGE] },
+        },
+        'Retry-After': {
+          description: 'During a lockout: seconds until a password will be checked again',
+          schema: { type: 'integer', minimum: 1 },
+        },
+      },
     ),
     '403': errorAnswer('Refused for security reasons', {
       rejected: example('The merchant has no acquirer link', ApiError.rejected('NO_ACQUIRER_LINK')),
