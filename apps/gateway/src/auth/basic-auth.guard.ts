@@ -9,7 +9,11 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
 import { matchesCertificate } from '../merchant/certificate-match';
-import type { Merchant, MerchantRegistry } from '../merchant/merchant-registry';
+import {
+  merchantIdProblem,
+  type Merchant,
+  type MerchantRegistry,
+} from '../merchant/merchant-registry';
 import { GatewayMetrics } from '../ops/gateway-metrics';
 import { MerchantRateLimiter } from '../protection/merchant-rate-limiter';
 import { MERCHANT_REGISTRY } from '../tokens';
@@ -24,9 +28,10 @@ type AuthenticatedRequest = FastifyRequest & { merchant?: Merchant; byCertificat
  *    one the merchant's entry names; no password is needed, and password lockouts do not apply
  *    (someone guessing passwords cannot lock a certificate holder out);
  * 2. otherwise HTTP Basic: the user is `merchant.<merchantId>`, the password the API password.
- * Every failure answers the same 401, whatever was wrong. Repeated failures lock the merchant id
- * and the client address out of Basic for a while (AuthLockout). An authenticated merchant over
- * its request rate limit gets 429. Both say when to retry in Retry-After.
+ * Every failure answers the same 401 (with the Basic challenge), whatever was wrong. Refused
+ * passwords lock the merchant id and the client address out of Basic for a while (AuthLockout).
+ * An authenticated merchant over its request rate limit gets 429. Both say when to retry in
+ * Retry-After.
  */
 @Injectable()
 export class BasicAuthGuard implements CanActivate {
@@ -67,39 +72,73 @@ export class BasicAuthGuard implements CanActivate {
     return matchesCertificate(merchant.certificate, certificate) ? merchant : undefined;
   }
 
-  /** HTTP Basic, behind the lockout: throws the 401. */
+  /**
+   * HTTP Basic, behind the lockout: throws the 401. Credentials that cannot be this merchant's
+   * (none, another scheme, another user) are no guess at its password: refused without a check,
+   * and not counted.
+   */
   private async byPassword(
     request: FastifyRequest,
     reply: FastifyReply,
     pathMerchant: string,
   ): Promise<Merchant> {
+    const password = passwordFor(request.headers.authorization, pathMerchant);
+    if (password === undefined) throw ApiError.unauthorized();
     const lockedFor = this.lockout.retryAfter(pathMerchant, request.ip);
-    if (lockedFor) {
-      this.metrics.refusals.inc({ reason: 'locked_out' });
-      void reply.header('retry-after', String(lockedFor));
-      throw ApiError.unauthorized();
-    }
-    const credentials = parseBasic(request.headers.authorization);
-    const merchant =
-      credentials && pathMerchant && credentials.user === `merchant.${pathMerchant}`
-        ? await this.merchants.authenticate(pathMerchant, credentials.password)
-        : undefined;
-    if (!merchant) {
-      this.lockout.failed(pathMerchant, request.ip);
-      throw ApiError.unauthorized();
-    }
-    this.lockout.succeeded(pathMerchant, request.ip);
+    if (lockedFor) throw this.lockedOut(reply, lockedFor);
+    const merchant = await this.checkPassword(pathMerchant, request.ip, password, reply);
+    if (!merchant) throw ApiError.unauthorized();
     return merchant;
+  }
+
+  /**
+   * The remembered password at once; any other waits for a check, which the lockout admits only
+   * while failures could not yet lock. Credentials identical to some being checked join that
+   * check, uncounted: they are no new guess, and a merchant's burst of requests after a start or
+   * a reload of the merchants file must not be refused as one.
+   */
+  private async checkPassword(
+    merchantId: string,
+    address: string,
+    password: string,
+    reply: FastifyReply,
+  ): Promise<Merchant | undefined> {
+    if (this.lockout.mayCheck(merchantId, address))
+      return (
+        this.merchants.remembered(merchantId, password) ??
+        (await this.verify(merchantId, address, password))
+      );
+    if (this.merchants.isChecking(merchantId, password))
+      return this.merchants.authenticate(merchantId, password);
+    throw this.lockedOut(reply, 1);
+  }
+
+  /** A full check (scrypt), counted by the lockout while it runs and when it refuses. */
+  private async verify(merchantId: string, address: string, password: string) {
+    this.lockout.checking(merchantId, address);
+    let refused = false;
+    try {
+      const merchant = await this.merchants.authenticate(merchantId, password);
+      refused = !merchant;
+      return merchant;
+    } finally {
+      this.lockout.checked(merchantId, address, refused);
+    }
+  }
+
+  private lockedOut(reply: FastifyReply, seconds: number): ApiError {
+    this.metrics.refusals.inc({ reason: 'locked_out' });
+    void reply.header('retry-after', String(seconds));
+    return ApiError.unauthorized();
   }
 }
 
-function parseBasic(header: string | undefined): { user: string; password: string } | undefined {
-  if (!header || !header.startsWith('Basic ')) return undefined;
+/** The password of Basic credentials naming the user `merchant.<merchantId>`, a valid id. */
+function passwordFor(header: string | undefined, merchantId: string): string | undefined {
+  if (!header || !/^basic /i.test(header) || merchantIdProblem(merchantId)) return undefined;
   const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon < 0
-    ? undefined
-    : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+  const user = `merchant.${merchantId}:`;
+  return decoded.startsWith(user) ? decoded.slice(user.length) : undefined;
 }
 
 /** The merchant the guard authenticated. */

@@ -6,10 +6,12 @@ export interface TrafficLimits {
   readonly maxEventLoopDelayMs: number;
   /** Requests per second a merchant may make unless its merchants-file entry says otherwise; 0 for no limit. */
   readonly merchantRequestsPerSecond: number;
-  /** Failed authentications, per merchant and per client address, that start a lockout. */
+  /** Refused passwords, per merchant id and per client address, faster than the drain, that lock. */
   readonly authMaxFailures: number;
-  /** How long a lockout lasts, and the window in which failures are counted, in seconds. */
+  /** How long a lockout lasts, in seconds; counts drain by authMaxFailures over this time. */
   readonly authLockoutSeconds: number;
+  /** Merchant ids, and client addresses, the lockout tracks at most (each). */
+  readonly authTrackedKeys: number;
 }
 
 type IntegerSetting = (name: string, fallback: number, min: number, max: number) => number;
@@ -21,5 +23,6 @@ export function loadTrafficLimits(integer: IntegerSetting): TrafficLimits {
     merchantRequestsPerSecond: integer('GATEWAY_RATE_LIMIT', 0, 0, 1_000_000),
     authMaxFailures: integer('GATEWAY_AUTH_MAX_FAILURES', 10, 1, 1_000_000),
     authLockoutSeconds: integer('GATEWAY_AUTH_LOCKOUT', 300, 1, 86_400),
+    authTrackedKeys: integer('GATEWAY_AUTH_TRACKED_KEYS', 10_000, 1, 10_000_000),
   };
 }

@@ -244,13 +244,11 @@ export class MerchantRegistry {
 
   /** The enabled merchant whose password this is, or undefined. */
   async authenticate(merchantId: string, password: string): Promise<Merchant | undefined> {
+    const remembered = this.remembered(merchantId, password);
+    if (remembered) return remembered;
     const found = this.byId.get(merchantId);
     const merchant = found?.enabled ? found : undefined;
-    const digest = createHmac('sha256', this.digestKey)
-      .update(`${merchantId}\0${password}`)
-      .digest();
-    const remembered = merchant && this.verified.get(merchant.id);
-    if (remembered && timingSafeEqual(remembered, digest)) return merchant;
+    const digest = this.digestOf(merchantId, password);
     const valid = await this.verifyShared(
       digest,
       password,
@@ -260,6 +258,27 @@ export class MerchantRegistry {
     // Not if a reload replaced the merchant while scrypt ran: its password may have changed.
     if (this.byId.get(merchant.id) === merchant) this.verified.set(merchant.id, digest);
     return merchant;
+  }
+
+  /**
+   * The enabled merchant, when this is the password scrypt last accepted for it: answered at
+   * once, without scrypt, so a caller can accept it without starting a password check.
+   */
+  remembered(merchantId: string, password: string): Merchant | undefined {
+    const merchant = this.byId.get(merchantId);
+    const remembered = merchant?.enabled && this.verified.get(merchant.id);
+    return remembered && timingSafeEqual(remembered, this.digestOf(merchantId, password))
+      ? merchant
+      : undefined;
+  }
+
+  /** Whether a check of this password, started by authenticate(), is still running. */
+  isChecking(merchantId: string, password: string): boolean {
+    return this.inFlight.has(this.digestOf(merchantId, password).toString('hex'));
+  }
+
+  private digestOf(merchantId: string, password: string): Buffer {
+    return createHmac('sha256', this.digestKey).update(`${merchantId}\0${password}`).digest();
   }
 
   private verifyShared(digest: Buffer, password: string, encoded: string): Promise<boolean> {

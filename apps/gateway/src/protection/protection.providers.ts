@@ -19,7 +19,11 @@ export function protectionProviders(limits: TrafficLimits): Provider[] {
     },
     {
       provide: AuthLockout,
-      useValue: new AuthLockout(limits.authMaxFailures, limits.authLockoutSeconds),
+      useValue: new AuthLockout({
+        maxFailures: limits.authMaxFailures,
+        lockoutSeconds: limits.authLockoutSeconds,
+        trackedKeys: limits.authTrackedKeys,
+      }),
     },
     {
       provide: MerchantRateLimiter,

@@ -9,6 +9,7 @@ describe('traffic limits and shutdown settings', () => {
         merchantRequestsPerSecond: 0,
         authMaxFailures: 10,
         authLockoutSeconds: 300,
+        authTrackedKeys: 10_000,
       },
       shutdownGraceSeconds: 10,
     });
@@ -21,6 +22,7 @@ describe('traffic limits and shutdown settings', () => {
       GATEWAY_RATE_LIMIT: '20',
       GATEWAY_AUTH_MAX_FAILURES: '3',
       GATEWAY_AUTH_LOCKOUT: '2',
+      GATEWAY_AUTH_TRACKED_KEYS: '50',
       GATEWAY_SHUTDOWN_TIMEOUT: '30',
     });
     expect(config.limits).toEqual({
@@ -29,6 +31,7 @@ describe('traffic limits and shutdown settings', () => {
       merchantRequestsPerSecond: 20,
       authMaxFailures: 3,
       authLockoutSeconds: 2,
+      authTrackedKeys: 50,
     });
     expect(config.shutdownGraceSeconds).toBe(30);
   });
@@ -40,6 +43,7 @@ describe('traffic limits and shutdown settings', () => {
         GATEWAY_RATE_LIMIT: 'lots',
         GATEWAY_AUTH_MAX_FAILURES: '0',
         GATEWAY_AUTH_LOCKOUT: '1.5',
+        GATEWAY_AUTH_TRACKED_KEYS: '0',
         GATEWAY_SHUTDOWN_TIMEOUT: '0',
         GATEWAY_MAX_EVENT_LOOP_DELAY: '60001',
       }),
@@ -51,6 +55,7 @@ describe('traffic limits and shutdown settings', () => {
         "  - GATEWAY_RATE_LIMIT='lots' must be a whole number from 0 to 1000000",
         "  - GATEWAY_AUTH_MAX_FAILURES='0' must be a whole number from 1 to 1000000",
         "  - GATEWAY_AUTH_LOCKOUT='1.5' must be a whole number from 1 to 86400",
+        "  - GATEWAY_AUTH_TRACKED_KEYS='0' must be a whole number from 1 to 10000000",
         "  - GATEWAY_SHUTDOWN_TIMEOUT='0' must be a whole number from 1 to 3600",
       ].join('\n'),
     );

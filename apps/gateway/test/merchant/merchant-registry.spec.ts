@@ -278,6 +278,20 @@ describe('MerchantRegistry', () => {
     expect(verifyPassword).toHaveBeenCalledTimes(1);
   });
 
+  it('tells at once whether a password is the remembered one, and whether one is being checked', async () => {
+    const registry = new MerchantRegistry(merchants);
+    expect(registry.remembered('TESTA', 'right')).toBeUndefined();
+    const check = registry.authenticate('TESTA', 'right');
+    expect(registry.isChecking('TESTA', 'right')).toBe(true);
+    expect(registry.isChecking('TESTA', 'wrong')).toBe(false);
+    await check;
+    expect(registry.isChecking('TESTA', 'right')).toBe(false);
+    expect(registry.remembered('TESTA', 'right')).toBe(merchants[0]);
+    expect(registry.remembered('TESTA', 'wrong')).toBeUndefined();
+    expect(registry.remembered('NOPE', 'right')).toBeUndefined();
+    expect(verifyPassword).toHaveBeenCalledTimes(1);
+  });
+
   it('never holds a clear password', async () => {
     const registry = new MerchantRegistry(merchants);
     await registry.authenticate('TESTA', 'right');
