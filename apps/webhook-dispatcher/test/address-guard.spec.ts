@@ -30,17 +30,42 @@ describe('SSRF address guard', () => {
     expect(guard.refusal(address)).toMatch(/private, loopback, link-local or reserved/);
   });
 
-  it.each(['93.184.216.34', '172.32.0.1', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
-    'lets %s through',
-    (address) => {
-      expect(guard.refusal(address)).toBeUndefined();
-    },
-  );
+  it.each([
+    ['IPv4-translated (::ffff:0:0/96), loopback', '::ffff:0:7f00:1'],
+    ['IPv4-translated, dotted', '::ffff:0:127.0.0.1'],
+    ['IPv4-translated, written out', '0:0:0:0:ffff:0:a00:1'],
+    ['IPv4-translated, metadata service', '::ffff:0:a9fe:a9fe'],
+    ['IPv4-mapped, written out', '0:0:0:0:0:ffff:c0a8:101'],
+    ['IPv4-compatible, private', '::10.0.0.1'],
+    ['NAT64 (64:ff9b::/96), public', '64:ff9b::808:808'],
+    ['local-use NAT64 (64:ff9b:1::/48)', '64:ff9b:1::a00:1'],
+    ['6to4 (2002::/16)', '2002:a00:1::1'],
+    ['Teredo (2001::/32)', '2001:0:4136:e378:8000:63bf:f5ff:fffe'],
+    ['ISATAP embedding a private address', '2600:1f18::5efe:a00:1'],
+    ['ISATAP (u bit) embedding loopback', '2600:1f18::200:5efe:7f00:1'],
+    ['link-local with a zone', 'fe80::1%eth0'],
+  ])('refuses an IPv6 address reaching IPv4 or a tunnel: %s (%s)', (_what, address) => {
+    expect(guard.refusal(address)).toMatch(/private, loopback, link-local or reserved/);
+  });
+
+  it.each([
+    '93.184.216.34',
+    '172.32.0.1',
+    '8.8.8.8',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '::ffff:0:808:808',
+    '2600:1f18::5efe:808:808',
+    '2001:4860:4860::8888',
+  ])('lets %s through', (address) => {
+    expect(guard.refusal(address)).toBeUndefined();
+  });
 
   it('opens only what the allow-list names', () => {
     const open = new AddressGuard(['127.0.0.0/8', '::1']);
     expect(open.refusal('127.0.0.1')).toBeUndefined();
     expect(open.refusal('::ffff:127.0.0.1')).toBeUndefined();
+    expect(open.refusal('::ffff:0:127.0.0.1')).toBeUndefined();
     expect(open.refusal('::1')).toBeUndefined();
     expect(open.refusal('10.0.0.1')).toBeDefined();
     expect(open.refusal('169.254.169.254')).toBeDefined();

@@ -21,7 +21,9 @@ const REFUSED_V4 = [
 const REFUSED_V6 = [
   '::/96', // unspecified, loopback and IPv4-compatible (embeds an IPv4 address)
   '64:ff9b::/96', // NAT64: embeds an IPv4 address
+  '64:ff9b:1::/48', // local-use NAT64: embeds an IPv4 address where the operator chose
   '100::/64',
+  '2001::/32', // Teredo: tunnels over UDP to the IPv4 address it embeds
   'fc00::/7',
   'fe80::/10',
   'ff00::/8',
@@ -49,17 +51,42 @@ export function cidrProblem(cidr: string): string | undefined {
   return undefined;
 }
 
-/** An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is judged as the IPv4 address it carries. */
-function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
-  const lower = address.toLowerCase();
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return { address: dotted[1], family: 'ipv4' };
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const [hi, lo] = [parseInt(hex[1], 16), parseInt(hex[2], 16)];
-    return { address: `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, family: 'ipv4' };
-  }
-  return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
+interface Judged {
+  readonly address: string;
+  readonly family: 'ipv4' | 'ipv6';
+}
+
+/**
+ * The addresses an address is judged as: itself, and the IPv4 address it carries when it is an
+ * IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d) or ISATAP (…:0:5efe:a.b.c.d)
+ * IPv6 address, each of which reaches that IPv4 address.
+ */
+function judgedAs(address: string): Judged[] {
+  const bare = address.replace(/%.*$/, ''); // a zone (fe80::1%eth0) names an interface only
+  if (isIP(bare) === 4) return [{ address: bare, family: 'ipv4' }];
+  const g = ipv6Groups(bare);
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  const mapped = zeros(0, 5) && g[5] === 0xffff;
+  const translated = zeros(0, 4) && g[4] === 0xffff && g[5] === 0;
+  const isatap = (g[4] & 0xfcff) === 0 && g[5] === 0x5efe;
+  const self: Judged = { address: bare, family: 'ipv6' };
+  if (!mapped && !translated && !isatap) return [self];
+  const v4 = [g[6] >> 8, g[6] & 255, g[7] >> 8, g[7] & 255].join('.');
+  return [self, { address: v4, family: 'ipv4' }];
+}
+
+/** The eight 16-bit groups of a valid IPv6 address, '::' and a trailing dotted quad expanded. */
+function ipv6Groups(address: string): number[] {
+  const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  const text = dotted
+    ? `${dotted[1]}${((+dotted[2] << 8) | +dotted[3]).toString(16)}:${((+dotted[4] << 8) | +dotted[5]).toString(16)}`
+    : address;
+  const [head, tail] = text.split('::');
+  const groups = (part: string | undefined) =>
+    part ? part.split(':').map((hex) => parseInt(hex, 16)) : [];
+  const left = groups(head);
+  const right = groups(tail);
+  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
 }
 
 export class AddressGuard {
@@ -76,9 +103,9 @@ export class AddressGuard {
   /** Why this resolved address may not be reached, or undefined when it may. */
   refusal(address: string): string | undefined {
     if (!isIP(address)) return `'${address}' is not an IP address`;
-    const { address: ip, family } = unmapped(address);
-    if (this.allowed.check(ip, family)) return undefined;
-    return this.refused.check(ip, family)
+    const judged = judgedAs(address);
+    if (judged.some(({ address: ip, family }) => this.allowed.check(ip, family))) return undefined;
+    return judged.some(({ address: ip, family }) => this.refused.check(ip, family))
       ? `${address} is a private, loopback, link-local or reserved address`
       : undefined;
   }
