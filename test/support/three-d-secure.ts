@@ -34,6 +34,21 @@ export const authenticatePayerBody = (
   ...extra,
 });
 
+/** INITIATE_BROWSER_PAYMENT at PROVIDER_A: the payer confirms at the provider's page. */
+export const providerPaymentBody = (returnUrl = 'https://shop.example.com/payment-return') => ({
+  apiOperation: 'INITIATE_BROWSER_PAYMENT',
+  browserPayment: {
+    operation: 'PAY',
+    returnUrl,
+    providerA: { paymentConfirmation: 'CONFIRM_AT_PROVIDER' },
+  },
+  order: { amount: '80.00', currency: 'EUR' },
+  sourceOfFunds: {
+    type: 'PROVIDER_A',
+    provided: { providerA: { accountEmail: 'payer@example.com' } },
+  },
+});
+
 /** Posts an HTML form the way a browser does; redirects are not followed. */
 export async function postForm(url: string, fields: Record<string, string>) {
   const response = await fetch(url, {

@@ -3,6 +3,7 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { GatewayLogger } from '../ops/logger';
+import { PAYER_PAGES, sendErrorPage } from '../payer/payer-page.response';
 import { redactCardLikeRuns } from '@gateway/domain';
 
 /** Told of each unexpected failure: the support code the client got, and what went wrong. */
@@ -11,7 +12,7 @@ export type FailureLog = (supportCode: string, detail: string) => void;
 /**
  * Every error leaves as the spec's error object; a 401 also with the Basic challenge. Anything
  * unexpected becomes a 500 SERVER_FAILED with a support code; the detail goes to the log under
- * that code, never to the client.
+ * that code, never to the client. A payer's browser gets the same as a page.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -19,11 +20,14 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const reqId = http.getRequest<FastifyRequest>().id;
-    const error = toApiError(exception, (supportCode, detail) =>
-      this.logger.error({ reqId, supportCode, error: detail }, 'unexpected failure'),
-    );
+    const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
+    let failure: string | undefined;
+    const error = toApiError(exception, (supportCode, detail) => {
+      failure = supportCode;
+      this.logger.error({ reqId: request.id, supportCode, error: detail }, 'unexpected failure');
+    });
+    if (request.url.startsWith(PAYER_PAGES)) return void sendErrorPage(reply, error, failure);
     if (error.httpStatus === 401) void reply.header('www-authenticate', BASIC_CHALLENGE);
     void reply.status(error.httpStatus).send(error.body);
   }

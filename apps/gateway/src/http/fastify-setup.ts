@@ -1,5 +1,6 @@
 import { ApiError, jsonShapeError } from '@gateway/contract';
 import type { FastifyInstance } from 'fastify';
+import { PAYER_PAGES } from '../payer/payer-page.response';
 
 /** Beyond this, a body is not even read: the connection is dropped. */
 const DISCARD_LIMIT = 64 * 1024 * 1024;
@@ -42,7 +43,7 @@ export function configureFastify(fastify: FastifyInstance, bodyLimit: number): v
           undefined,
         );
       const text = Buffer.concat(chunks).toString('utf8');
-      if (request.url.startsWith('/payer/'))
+      if (request.url.startsWith(PAYER_PAGES))
         return done(null, Object.fromEntries(new URLSearchParams(text)));
       const shapeError = jsonShapeError(text);
       if (shapeError) return done(ApiError.fromFieldError(shapeError), undefined);

@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { renderChallengePage } from './challenge.page';
 import { PageTokens, type PageKind, type PageTarget } from './page-token';
 import { problemPage } from './payer-page.layout';
+import { sendPage } from './payer-page.response';
 import { PayerTransactionQuery } from './payer-transaction.query';
 import { renderProviderPage } from './provider.page';
 import { RecordPayerStepCommand, type PayerStep } from './record-payer-step.command';
@@ -20,7 +21,8 @@ const DECISIONS: readonly PayerDecision[] = ['APPROVED', 'DECLINED', 'CANCELLED'
 /**
  * The payer's pages: the simulated issuer's challenge (ACS) and the simulated browser payment
  * providers. No Basic auth: the payer's browser holds no merchant credentials; each page is
- * authorised by the signed token in its path, and each step is accepted once.
+ * authorised by the signed token in its path, and each step is accepted once. Whatever goes
+ * wrong, the browser gets a page (ApiExceptionFilter), never the API's JSON.
  */
 @Controller('payer')
 export class PayerHttpController {
@@ -35,10 +37,14 @@ export class PayerHttpController {
   async challenge(@Param('token') token: string, @Res() reply: FastifyReply) {
     const target = this.targetOf(token, 'acs');
     const found = target && (await this.queries.execute(new PayerTransactionQuery(target)));
-    if (!found) return send(reply, 404, unknownLink());
+    if (!found) return sendPage(reply, 404, unknownLink());
     if (found.tx.authentication?.status !== 'AUTHENTICATION_PENDING')
-      return send(reply, 409, problemPage('Already answered', 'This authentication is complete.'));
-    return send(
+      return sendPage(
+        reply,
+        409,
+        problemPage('Already answered', 'This authentication is complete.'),
+      );
+    return sendPage(
       reply,
       200,
       renderChallengePage(found.order, found.tx, `/payer/acs/${token}/result`),
@@ -53,13 +59,14 @@ export class PayerHttpController {
   ) {
     const choice = form?.choice as PayerChoice;
     if (!CHOICES.includes(choice))
-      return send(reply, 400, problemPage('Choose an outcome', 'No outcome was chosen.'));
+      return sendPage(reply, 400, problemPage('Choose an outcome', 'No outcome was chosen.'));
     const outcome = await this.record(token, 'acs', { kind: 'challenge', choice });
-    if (!outcome) return send(reply, 404, unknownLink());
-    if (!outcome.recorded) return send(reply, 409, problemPage('Already answered', outcome.reason));
+    if (!outcome) return sendPage(reply, 404, unknownLink());
+    if (!outcome.recorded)
+      return sendPage(reply, 409, problemPage('Already answered', outcome.reason));
     const authentication = outcome.tx.authentication!;
     const returnTo = authentication.request.redirectResponseUrl as string;
-    return send(
+    return sendPage(
       reply,
       200,
       renderRedirectToMerchant(
@@ -73,14 +80,22 @@ export class PayerHttpController {
   @Get('provider/:token')
   async provider(@Param('token') token: string, @Res() reply: FastifyReply) {
     const target = this.targetOf(token, 'provider');
-    if (!target) return send(reply, 404, unknownLink());
+    if (!target) return sendPage(reply, 404, unknownLink());
     await this.commands.execute(new RecordPayerStepCommand(target, { kind: 'redirect' }));
     // Shown while the payer is at the provider, whether this request or an earlier one sent them.
     const found = await this.queries.execute(new PayerTransactionQuery(target));
-    if (!found) return send(reply, 404, unknownLink());
+    if (!found) return sendPage(reply, 404, unknownLink());
     if (found.tx.browserPayment?.interaction.status !== 'REDIRECTED_TO_PROVIDER')
-      return send(reply, 409, problemPage('Payment finished', 'This payment is no longer open.'));
-    return send(reply, 200, renderProviderPage(found.order, found.tx, `/payer/provider/${token}`));
+      return sendPage(
+        reply,
+        409,
+        problemPage('Payment finished', 'This payment is no longer open.'),
+      );
+    return sendPage(
+      reply,
+      200,
+      renderProviderPage(found.order, found.tx, `/payer/provider/${token}`),
+    );
   }
 
   @Post('provider/:token')
@@ -91,10 +106,11 @@ export class PayerHttpController {
   ) {
     const decision = form?.decision as PayerDecision;
     if (!DECISIONS.includes(decision))
-      return send(reply, 400, problemPage('Choose an outcome', 'No outcome was chosen.'));
+      return sendPage(reply, 400, problemPage('Choose an outcome', 'No outcome was chosen.'));
     const outcome = await this.record(token, 'provider', { kind: 'return', decision });
-    if (!outcome) return send(reply, 404, unknownLink());
-    if (!outcome.recorded) return send(reply, 409, problemPage('Payment finished', outcome.reason));
+    if (!outcome) return sendPage(reply, 404, unknownLink());
+    if (!outcome.recorded)
+      return sendPage(reply, 409, problemPage('Payment finished', outcome.reason));
     // Spec: the same returnUrl whatever the outcome; the merchant retrieves the order to learn it.
     return reply.status(303).header('location', outcome.tx.browserPayment!.returnUrl).send();
   }
@@ -111,22 +127,4 @@ export class PayerHttpController {
 
 function unknownLink(): string {
   return problemPage('Link not valid', 'This payment link is not valid.');
-}
-
-/**
- * Pages run inline style and the one auto-post script, and post forms to the gateway or the
- * merchant; nothing else is allowed, and nothing is cached or leaks the token in a Referer.
- */
-function send(reply: FastifyReply, status: number, page: string) {
-  return reply
-    .status(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header(
-      'content-security-policy',
-      "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action 'self' https:; base-uri 'none'",
-    )
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-content-type-options', 'nosniff')
-    .send(page);
 }

@@ -1,4 +1,5 @@
 import type { AuthenticationServer } from '@gateway/acquirer';
+import { ApiError } from '@gateway/contract';
 import {
   findTransaction,
   orderStreamId,
@@ -60,12 +61,20 @@ export class RecordPayerStepHandler implements ICommandHandler<RecordPayerStepCo
       const rejection = rejectionOf(request, loaded.state);
       if (rejection) return { recorded: false, reason: rejection.explanation };
       const command = answer(findTransaction(loaded.state, target.transactionId)!);
-      const saved = await appendDecided(this.orders, streamId, loaded, command, {
-        merchantId: target.merchantId,
-        apiOperation: OPERATION[step.kind],
-        causedBy: 'payer',
-        time: ids.now,
-      });
+      let saved;
+      try {
+        saved = await appendDecided(this.orders, streamId, loaded, command, {
+          merchantId: target.merchantId,
+          apiOperation: OPERATION[step.kind],
+          causedBy: 'payer',
+          time: ids.now,
+        });
+      } catch (error) {
+        // Another process took a step first, and the order no longer allows this one.
+        if (error instanceof ApiError && error.httpStatus === 400)
+          return { recorded: false, reason: error.message };
+        throw error;
+      }
       if (!saved) return { recorded: false, reason: 'Another step is in progress; try again' };
       return {
         recorded: true,
