@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 
 export interface RawAnswer {
   readonly status: number;
@@ -59,6 +60,35 @@ export function openRequest(
 
 export async function rawRequest(url: string, options: RawRequest, body = ''): Promise<RawAnswer> {
   return (await openRequest(url, options, body)).finish();
+}
+
+/**
+ * Writes `bytes` as they are on a fresh connection, bytes no HTTP client would send (a raw
+ * non-ASCII byte in the path, headers of any size), and reads the answer until the server closes.
+ * Header names come back lower-cased.
+ */
+export function sendRawBytes(baseUrl: string, bytes: Buffer | string): Promise<RawAnswer> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(port), hostname, () => socket.write(bytes));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    // A reset after the answer arrived still leaves the answer to read.
+    socket.on('error', (error) => chunks.length || reject(error));
+    socket.once('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head, ...rest] = text.split('\r\n\r\n');
+      const [statusLine, ...lines] = head.split('\r\n');
+      const status = /^HTTP\/1\.1 (\d{3}) /.exec(statusLine);
+      if (!status) return reject(new Error(`not an HTTP answer: ${JSON.stringify(text)}`));
+      const headers: IncomingHttpHeaders = {};
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      resolve({ status: Number(status[1]), headers, body: parse(rest.join('\r\n\r\n')) });
+    });
+  });
 }
 
 function parse(text: string): unknown {
