@@ -1,9 +1,10 @@
 import { orderStreamId } from '@gateway/domain';
 import { SqliteEventStore } from '@gateway/event-store';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { makeDataDirKeys } from '../../apps/gateway/src/config/data-dir-keys';
 import { randomSource, seedOrder, type SeedAppend } from './order-scenarios';
 
 /**
@@ -43,6 +44,9 @@ async function appendAll(
 async function main(): Promise<void> {
   const file = join(dataDir, 'events.db');
   if (existsSync(file)) throw new Error(`${file} exists: seed writes into a fresh data directory`);
+  // A gateway never makes keys over existing events: they are made first, as its first start would.
+  mkdirSync(dataDir, { recursive: true });
+  makeDataDirKeys(dataDir);
   const store = await SqliteEventStore.open({ filename: file });
   const random = randomSource(20261122);
   const firstDay = Date.UTC(2026, 9, 1);

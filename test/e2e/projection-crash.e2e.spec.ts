@@ -11,12 +11,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomSource, seedOrder } from '../../scripts/seed/order-scenarios';
 import { appendOrder } from '../../libs/projections/test/support/seeded-store';
+import { makeDataDirKeys } from '../../apps/gateway/src/config/data-dir-keys';
 import { MAIN, makeDataDir, startGateway } from '../support/gateway-process';
 
 const ORDERS = 6000;
 
 /** Seeds real order events of two merchants straight into the data directory's event store. */
 async function seed(dataDir: string): Promise<string[]> {
+  makeDataDirKeys(dataDir); // as the first start would have: no key is made over existing events
   const store = await SqliteEventStore.open({ filename: join(dataDir, 'events.db') });
   const random = randomSource(42);
   const streams: string[] = [];

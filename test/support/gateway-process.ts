@@ -46,6 +46,7 @@ export async function makeDataDir(
 export async function startGateway(
   dataDir?: string,
   env: Record<string, string> = {},
+  user?: ProcessUser,
 ): Promise<RunningGateway> {
   const dir = dataDir ?? (await makeDataDir());
   const started = await startNodeProcess(
@@ -59,8 +60,34 @@ export async function startGateway(
       ...env,
     },
     /listening on (https?:\/\/[\d.]+:\d+)/,
+    user,
   );
   return { ...started, baseUrl: started.ready[1], dataDir: dir };
+}
+
+export interface RefusedStart {
+  /** The exit code; null when it started after all (it is then stopped). */
+  readonly code: number | null;
+  readonly output: string;
+}
+
+/** Starts a process expecting it to refuse to start: how it exited and what it said. */
+export async function refusedStart(start: () => Promise<RunningProcess>): Promise<RefusedStart> {
+  try {
+    const started = await start();
+    await started.stop();
+    return { code: null, output: started.output() };
+  } catch (error) {
+    const [, code, output] = /exited with (\S+):\n([\s\S]*)$/.exec((error as Error).message) ?? [];
+    if (code === undefined) throw error;
+    return { code: code === 'null' ? null : Number(code), output };
+  }
+}
+
+/** Another user to run a process as (a root test runner ignores file permissions). */
+export interface ProcessUser {
+  readonly uid: number;
+  readonly gid: number;
 }
 
 export interface RunningProcess {
@@ -78,8 +105,10 @@ export async function startNodeProcess(
   script: string,
   env: Record<string, string>,
   ready: RegExp,
+  user?: ProcessUser,
 ): Promise<RunningProcess> {
   const child = spawn(process.execPath, [script], {
+    ...user,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

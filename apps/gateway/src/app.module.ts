@@ -4,6 +4,7 @@ import {
   type Acquirer,
   type AuthenticationServer,
 } from '@gateway/acquirer';
+import { openingDatabaseFile } from '@gateway/database-files';
 import { createEventStore, type EventStore } from '@gateway/event-store';
 import {
   OrderSummaryProjector,
@@ -20,7 +21,7 @@ import {
 import { CqrsModule } from '@nestjs/cqrs';
 import { join } from 'node:path';
 import { BasicAuthGuard } from './auth/basic-auth.guard';
-import { dataDirKey } from './config/data-dir-key';
+import { keyOf, loadDataDirKeys, type DataDirKeys, type KeyRole } from './config/data-dir-keys';
 import type { GatewayConfig } from './config/gateway.config';
 import { createLogger, type GatewayLogger } from './ops/logger';
 import { orderEventBusProviders } from './relay/order-event-bus.providers';
@@ -53,6 +54,7 @@ import {
   ACQUIRER,
   AUTHENTICATION_SERVER,
   CLOCK,
+  DATA_DIR_KEYS,
   EVENT_STORE,
   GATEWAY_CONFIG,
   LOGGER,
@@ -79,6 +81,12 @@ class StoreShutdown implements OnApplicationShutdown {
     await this.store.close();
     this.sessions.close();
   }
+}
+
+/** The data directory's keys this configuration uses: bank data's only without GATEWAY_DATA_KEYS. */
+function keyRolesFor(config: GatewayConfig): KeyRole[] {
+  const roles: KeyRole[] = ['session', 'requestFingerprint', 'cardFingerprint', 'pageToken'];
+  return config.dataKeys ? roles : [...roles, 'bankData'];
 }
 
 /**
@@ -112,25 +120,41 @@ export class AppModule {
         ...orderEventBusProviders(config),
         {
           provide: EVENT_STORE,
-          useFactory: () =>
-            createEventStore(
-              config.eventStore.kind === 'kurrentdb'
-                ? config.eventStore
-                : { kind: 'sqlite', filename: join(config.dataDir, 'events.db') },
+          useFactory: () => {
+            if (config.eventStore.kind === 'kurrentdb') return createEventStore(config.eventStore);
+            const filename = join(config.dataDir, 'events.db');
+            return openingDatabaseFile(filename, () =>
+              createEventStore({ kind: 'sqlite', filename }),
+            );
+          },
+        },
+        // Read once the event store is open: whether it holds events decides if a key may be made.
+        {
+          provide: DATA_DIR_KEYS,
+          useFactory: (store: EventStore) =>
+            loadDataDirKeys(
+              config.dataDir,
+              keyRolesFor(config),
+              async () => (await store.headPosition()) === undefined,
             ),
+          inject: [EVENT_STORE],
         },
         {
           provide: SESSION_STORE,
-          useFactory: () =>
-            new SqliteSessionStore(
-              join(config.dataDir, 'sessions.db'),
-              AesGcmKeyring.ofKey(dataDirKey(config.dataDir, 'session.key')),
-            ),
+          useFactory: (keys: DataDirKeys) => {
+            const filename = join(config.dataDir, 'sessions.db');
+            const keyring = AesGcmKeyring.ofKey(keyOf(keys, 'session'));
+            return openingDatabaseFile(filename, () => new SqliteSessionStore(filename, keyring));
+          },
+          inject: [DATA_DIR_KEYS],
         },
         // The read model is local SQLite beside the event log, whatever the event store.
         {
           provide: ORDER_SUMMARIES,
-          useFactory: () => SqliteOrderSummaryReadModel.open(join(config.dataDir, 'read-model.db')),
+          useFactory: () => {
+            const filename = join(config.dataDir, 'read-model.db');
+            return openingDatabaseFile(filename, () => SqliteOrderSummaryReadModel.open(filename));
+          },
         },
         {
           provide: OrderSummaryProjector,
@@ -173,22 +197,26 @@ export class AppModule {
         { provide: CLOCK, useValue: () => new Date() },
         {
           provide: RequestFingerprint,
-          useFactory: () => RequestFingerprint.fromDataDir(config.dataDir),
+          useFactory: (keys: DataDirKeys) =>
+            new RequestFingerprint(keyOf(keys, 'requestFingerprint')),
+          inject: [DATA_DIR_KEYS],
         },
         { provide: PublicUrl, useValue: new PublicUrl(config.publicUrl) },
         {
           provide: SensitiveData,
-          useFactory: () =>
+          useFactory: (keys: DataDirKeys) =>
             new SensitiveData(
-              dataDirKey(config.dataDir, 'card-fingerprint.key'),
+              keyOf(keys, 'cardFingerprint'),
               config.dataKeys
                 ? new AesGcmKeyring(config.dataKeys.keys, config.dataKeys.currentKeyId)
-                : AesGcmKeyring.ofKey(dataDirKey(config.dataDir, 'bank-data.key')),
+                : AesGcmKeyring.ofKey(keyOf(keys, 'bankData')),
             ),
+          inject: [DATA_DIR_KEYS],
         },
         {
           provide: PageTokens,
-          useFactory: () => new PageTokens(dataDirKey(config.dataDir, 'page-token.key')),
+          useFactory: (keys: DataDirKeys) => new PageTokens(keyOf(keys, 'pageToken')),
+          inject: [DATA_DIR_KEYS],
         },
         {
           provide: PayerLinks,

@@ -1,13 +1,16 @@
 import 'reflect-metadata';
 import { ApiError } from '@gateway/contract';
+import { DatabaseFileError } from '@gateway/database-files';
 import { NestFactory } from '@nestjs/core';
 import { mkdirSync } from 'node:fs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
 import { ConfigError, loadConfig, type GatewayConfig } from './config/gateway.config';
+import { KeyFileError } from './config/key-file';
 import type { TlsFiles } from './config/security.config';
 import { ApiExceptionFilter } from './http/api-exception.filter';
+import { answerClientError } from './http/client-error.handler';
 import { configureFastify } from './http/fastify-setup';
 import { PublicUrl } from './config/public-url';
 import { MerchantFileError, type MerchantRegistry } from './merchant/merchant-registry';
@@ -41,6 +44,8 @@ export async function createGateway(
       const error = ApiError.invalid('The request URL is not valid');
       void reply.status(error.httpStatus).send(error.body);
     },
+    // Requests Node's HTTP parser refuses get the spec's error object too.
+    clientErrorHandler: answerClientError,
     // Requests arriving while closing get the spec's 503 from shedLoad, not Fastify's own body.
     return503OnClosing: false,
   });
@@ -92,7 +97,11 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    const known = error instanceof ConfigError || error instanceof MerchantFileError;
+    const known =
+      error instanceof ConfigError ||
+      error instanceof MerchantFileError ||
+      error instanceof KeyFileError ||
+      error instanceof DatabaseFileError;
     console.error(
       known ? error.message : `gateway failed to start: ${(error as Error).message ?? error}`,
     );

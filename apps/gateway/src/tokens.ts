@@ -7,6 +7,8 @@ export const MERCHANT_REGISTRY = Symbol('MerchantRegistry');
 export const GATEWAY_CONFIG = Symbol('GatewayConfig');
 export const CLOCK = Symbol('Clock');
 export const ORDER_SUMMARIES = Symbol('OrderSummaryReadModel');
+/** The keys kept in the data directory (config/data-dir-keys.ts). */
+export const DATA_DIR_KEYS = Symbol('DataDirKeys');
 
 /** Time is passed in, never read inside the domain. */
 export type Clock = () => Date;

@@ -1,3 +1,4 @@
+import { DatabaseFileError, openingDatabaseFile } from '@gateway/database-files';
 import { createEventStore } from '@gateway/event-store';
 import { join } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -24,12 +25,17 @@ async function main(): Promise<void> {
   const config = loadDispatcherConfig();
   const merchants = MerchantRegistry.load(config.merchantsFile);
   const logger = createLogger(config.logLevel, undefined, 'webhook-dispatcher');
-  const deliveries = new SqliteDeliveryStore(config.webhooks.deliveryDb);
-  const events = await createEventStore(
-    config.eventStore.kind === 'kurrentdb'
-      ? config.eventStore
-      : { kind: 'sqlite', filename: join(config.dataDir, 'events.db') },
+  const { deliveryDb } = config.webhooks;
+  const deliveries = await openingDatabaseFile(
+    deliveryDb,
+    () => new SqliteDeliveryStore(deliveryDb),
   );
+  const eventsFile = join(config.dataDir, 'events.db');
+  const events = await (config.eventStore.kind === 'kurrentdb'
+    ? createEventStore(config.eventStore)
+    : openingDatabaseFile(eventsFile, () =>
+        createEventStore({ kind: 'sqlite', filename: eventsFile }),
+      ));
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const dispatcher = new WebhookDispatcher({
@@ -82,7 +88,10 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((error: unknown) => {
-    const known = error instanceof ConfigError || error instanceof MerchantFileError;
+    const known =
+      error instanceof ConfigError ||
+      error instanceof MerchantFileError ||
+      error instanceof DatabaseFileError;
     console.error(
       known
         ? error.message

@@ -52,6 +52,9 @@ export class NestLogBridge implements LoggerService {
     const context = params.length ? params[params.length - 1] : undefined;
     const fields = typeof context === 'string' ? { context } : {};
     if (typeof message === 'string') this.logger[level](fields, message);
+    // An error Nest reports (a provider that failed at start-up): its message, never its stack.
+    else if (message instanceof Error)
+      this.logger[level]({ ...fields, error: message.name }, message.message);
     else this.logger[level]({ ...fields, detail: message });
   }
 }

@@ -1,3 +1,4 @@
+import { openingDatabaseFile } from '@gateway/database-files';
 import type { EventStore } from '@gateway/event-store';
 import {
   InProcessOrderEventBus,
@@ -47,8 +48,13 @@ export function orderEventBusProviders(config: GatewayConfig): Provider[] {
     },
     {
       provide: RELAY_CHECKPOINTS,
-      useFactory: () =>
-        new SqliteRelayCheckpointStore(join(config.dataDir, 'relay.db'), checkpointName(config)),
+      useFactory: () => {
+        const filename = join(config.dataDir, 'relay.db');
+        return openingDatabaseFile(
+          filename,
+          () => new SqliteRelayCheckpointStore(filename, checkpointName(config)),
+        );
+      },
     },
     {
       provide: OrderEventRelay,

@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { dataDirKey } from '../config/data-dir-key';
 
 /**
  * Recognises "the same request again" (same version, operation and body) without storing the body.
@@ -7,11 +6,8 @@ import { dataDirKey } from '../config/data-dir-key';
  * it could be brute-forced back to the number.
  */
 export class RequestFingerprint {
-  private constructor(private readonly key: Buffer) {}
-
-  static fromDataDir(dataDir: string): RequestFingerprint {
-    return new RequestFingerprint(dataDirKey(dataDir, 'fingerprint.key'));
-  }
+  /** `key`: fingerprint.key of the data directory (config/data-dir-keys.ts). */
+  constructor(private readonly key: Buffer) {}
 
   of(apiVersion: number, body: unknown): string {
     return createHmac('sha256', this.key)

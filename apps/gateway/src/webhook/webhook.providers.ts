@@ -1,3 +1,4 @@
+import { openingDatabaseFile } from '@gateway/database-files';
 import type { EventStore } from '@gateway/event-store';
 import type { OrderEventConsumer } from '@gateway/order-events';
 import type { Provider } from '@nestjs/common';
@@ -16,7 +17,11 @@ export function webhookProviders(config: GatewayConfig): Provider[] {
   return [
     {
       provide: WEBHOOK_DELIVERIES,
-      useFactory: () => new SqliteDeliveryStore(webhooks.deliveryDb),
+      useFactory: () =>
+        openingDatabaseFile(
+          webhooks.deliveryDb,
+          () => new SqliteDeliveryStore(webhooks.deliveryDb),
+        ),
     },
     {
       provide: WebhookDispatcherLifecycle,

@@ -1,0 +1,1 @@
+export { DatabaseFileError, openingDatabaseFile } from './database-file-error';
