@@ -7,6 +7,7 @@ import {
   merchantClient,
   orderIds,
   startGateway,
+  type ApiResponse,
   type RunningGateway,
 } from '../support/gateway-process';
 import {
@@ -22,6 +23,10 @@ import { authenticatePayerBody } from '../support/three-d-secure';
  * behaviour notes (with security codes), bank accounts, IBANs and gift cards, through a real
  * gateway over TLS, then every file of the data directory (raw bytes, WAL included) and every
  * line the gateway logged (at trace level) is searched for a full number or a security code.
+ * Then the attacks: card numbers, in any spacing, where no card field is (ids of the path, custom
+ * field names and values, providerC.bankIdentifier, correlationId, X-Request-Id, a session's free
+ * text); each is refused, and no card number in any spacing is found in the data directory, the
+ * log or any response body.
  */
 const CARDS = [...TEST_CARDS, ...THREE_DS_CARDS];
 /** A distinctive security code per card (4 digits on 15-digit cards), so each can be searched for. */
@@ -57,17 +62,48 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** Every needle found, as `needle in file`. */
-function findings(sources: Array<[string, Buffer]>): string[] {
-  return sources.flatMap(([name, bytes]) =>
-    NEEDLES.filter((needle) => bytes.includes(needle)).map((needle) => `${needle} in ${name}`),
+/** A card number with up to three separators (any the gateway reads as spacing) between digits. */
+const inAnySpacing = (number: string) =>
+  new RegExp(number.split('').join('[\\s\\-._/\\u00a0\\u2010-\\u2015]{0,3}'));
+const CARD_PATTERNS = CARDS.map((number) => ({ number, pattern: inAnySpacing(number) }));
+
+/** Every card number, in any spacing, found in a text, as `number in name`. */
+function cardsIn(name: string, text: string): string[] {
+  return CARD_PATTERNS.filter(({ pattern }) => pattern.test(text)).map(
+    ({ number }) => `${number} in ${name}`,
   );
 }
+
+/** Every needle found, and every card in any spacing (bytes read as latin1), as `needle in file`. */
+function findings(sources: Array<[string, Buffer]>): string[] {
+  return sources.flatMap(([name, bytes]) => [
+    ...NEEDLES.filter((needle) => bytes.includes(needle)).map((needle) => `${needle} in ${name}`),
+    ...cardsIn(name, bytes.toString('latin1')),
+  ]);
+}
+
+/** Each attack refused with a field error, and the field it names. */
+const ATTACK_REFUSALS: Record<string, string> = {
+  'a card number as the order id': 'order.id',
+  'a card number with spaces as the order id': 'order.id',
+  'a card number as the order id of a GET': 'order.id',
+  'a card number with dashes as the transaction id': 'transaction.id',
+  'a card number as an order.custom name': 'order.custom.xxxxxxxxxxxxxxxx',
+  'a card number in mixed spacing as an order.custom value': 'order.custom.note',
+  'a card number as a risk.custom name': 'risk.custom.xxxxxxxxxxxxxxxx',
+  'a card number in providerC.bankIdentifier': 'sourceOfFunds.provided.providerC.bankIdentifier',
+  'a card number with spaces in correlationId': 'correlationId',
+  "a card number with dots in a session's free text": 'order.description',
+  'a card number in the session id of the path': 'session.id',
+  'an order id too long': 'order.id',
+};
 
 describeWithOpenssl('no card number or security code at rest', () => {
   let pki: TestPki;
   let gateway: RunningGateway;
   const newOrder = orderIds('rest');
+  const responses: ApiResponse[] = [];
+  let attacked: Record<string, ApiResponse>;
 
   beforeAll(async () => {
     pki = makeTestPki();
@@ -86,17 +122,41 @@ describeWithOpenssl('no card number or security code at rest', () => {
       GATEWAY_LOG_LEVEL: 'trace',
     });
     const tls = { ca: pki.ca.cert };
-    const byCertificate = merchantClient(gateway, 'TESTMERCHANT', 100, {
-      tls: { ...tls, cert: own.cert, key: own.key },
-      authorization: null,
-    });
-    const byPassword = merchantClient(gateway, 'TESTMERCHANT', 100, {
-      tls,
-      authorization: basicAuth('TESTMERCHANT', 'password-of-testmerchant'),
-    });
-    await runOperations(byCertificate, byPassword, newOrder);
-  }, 120_000);
+    const client = (version: number | string, certificate: boolean) =>
+      recording(
+        merchantClient(gateway, 'TESTMERCHANT', version as number, {
+          tls: certificate ? { ...tls, cert: own.cert, key: own.key } : tls,
+          authorization: certificate ? null : basicAuth('TESTMERCHANT', 'password-of-testmerchant'),
+        }),
+        responses,
+      );
+    await runOperations(client(100, true), client(100, false), newOrder);
+    attacked = await runAttacks(client(100, false), newOrder, (version) => client(version, false));
+  }, 180_000);
   afterAll(() => gateway?.stop());
+
+  it.each(Object.entries(ATTACK_REFUSALS))('refuses %s, naming %s', (attack, field) => {
+    const response = attacked[attack];
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ cause: 'INVALID_REQUEST', field });
+  });
+
+  it('echoes no card number in an explanation, whatever it quotes', () => {
+    for (const attack of ['an order id too long', 'the API version'])
+      expect(attacked[attack]).toMatchObject({ status: 400 });
+    expect(cardsIn('the explanations', JSON.stringify(attacked))).toEqual([]);
+  });
+
+  it('replaces an X-Request-Id holding a card number', () => {
+    const response = attacked['a card number in X-Request-Id'];
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('in no response body', () => {
+    expect(responses.length).toBeGreaterThan(100);
+    expect(responses.flatMap((r, i) => cardsIn(`response ${i}`, r.text))).toEqual([]);
+  });
 
   it('nowhere in the data directory while running (WAL included)', () => {
     const files = filesUnder(gateway.dataDir);
@@ -112,6 +172,8 @@ describeWithOpenssl('no card number or security code at rest', () => {
   it('in no line the gateway logged', () => {
     const log = gateway.output();
     expect(log).toContain('"apiOperation":"AUTHENTICATE_PAYER"');
+    // The refused correlationId is still logged, its card number taken out.
+    expect(log).toContain('"correlationId":"ref [redacted]"');
     expect(findings([['the log', Buffer.from(log)]])).toEqual([]);
   });
 
@@ -127,6 +189,95 @@ describeWithOpenssl('no card number or security code at rest', () => {
 });
 
 type Client = ReturnType<typeof merchantClient>;
+
+/** The client, keeping every response it gets. */
+function recording(client: Client, into: ApiResponse[]): Client {
+  const kept = <T extends ApiResponse>(response: T) => (into.push(response), response);
+  return {
+    ...client,
+    put: async (path, body, headers) => kept(await client.put(path, body, headers)),
+    get: async (path, headers) => kept(await client.get(path, headers)),
+    post: async (path, body) => kept(await client.post(path, body)),
+  };
+}
+
+/** Card numbers where no card field is: each as a merchant's integration (or an attacker) sends it. */
+async function runAttacks(
+  api: Client,
+  newOrder: () => string,
+  atVersion: (version: string) => Client,
+): Promise<Record<string, ApiResponse>> {
+  const authorize = (extra: object = {}) => ({
+    apiOperation: 'AUTHORIZE',
+    order: { amount: '10.00', currency: 'USD' },
+    sourceOfFunds: { type: 'CARD', provided: { card: card(TEST_CARDS[0]) } },
+    ...extra,
+  });
+  const withOrder = (order: object) =>
+    authorize({ order: { amount: '10.00', currency: 'USD', ...order } });
+  const session = (await api.post('/session')).body.session.id as string;
+  return {
+    'a card number as the order id': await api.put(
+      '/order/5123450000000008/transaction/t1',
+      authorize(),
+    ),
+    'a card number with spaces as the order id': await api.put(
+      '/order/2223%200000%200000%200007/transaction/t1',
+      authorize(),
+    ),
+    'a card number as the order id of a GET': await api.get('/order/5111111111111118'),
+    'a card number with dashes as the transaction id': await api.put(
+      `/order/${newOrder()}/transaction/4508-7500-1574-1019`,
+      authorize(),
+    ),
+    'a card number as an order.custom name': await api.put(
+      `/order/${newOrder()}/transaction/t1`,
+      withOrder({ custom: { '4012000033330026': 'x' } }),
+    ),
+    'a card number in mixed spacing as an order.custom value': await api.put(
+      `/order/${newOrder()}/transaction/t1`,
+      withOrder({ custom: { note: 'card 2223 0000-0000.0023' } }),
+    ),
+    'a card number as a risk.custom name': await api.put(
+      `/order/${newOrder()}/transaction/t1`,
+      authorize({ risk: { custom: { '5123450000000008': '1' } } }),
+    ),
+    'a card number in providerC.bankIdentifier': await api.put(
+      `/order/${newOrder()}/transaction/p1`,
+      {
+        apiOperation: 'PAY',
+        order: { amount: '12.00', currency: 'USD' },
+        sourceOfFunds: {
+          type: 'PROVIDER_C',
+          provided: { providerC: { ...PROVIDER_C, bankIdentifier: '371881634498004' } },
+        },
+      },
+    ),
+    'a card number with spaces in correlationId': await api.put(
+      `/order/${newOrder()}/transaction/t1`,
+      authorize({ correlationId: 'ref 4508 7500 1574 1019' }),
+    ),
+    'a card number in X-Request-Id': await api.put(
+      `/order/${newOrder()}/transaction/t1`,
+      authorize(),
+      {
+        'x-request-id': '5123-4500-0000-0008',
+      },
+    ),
+    "a card number with dots in a session's free text": await api.put(`/session/${session}`, {
+      order: { description: 'card 4012.0000.3333.0026' },
+    }),
+    'the session it was typed into': await api.get(`/session/${session}`),
+    'a card number in the session id of the path': await api.get(
+      '/session/SESSION-5123-4500-0000-0008-ABCDEFGH',
+    ),
+    'an order id too long': await api.put(
+      `/order/${encodeURIComponent('ref 5123 4500 0000 0008 and then some more text')}/transaction/t1`,
+      authorize(),
+    ),
+    'the API version': await atVersion('5123-4500-0000-0008').get('/order/any'),
+  };
+}
 
 /** Every kind of operation that carries card or bank data, the refusals included. */
 async function runOperations(cert: Client, basic: Client, newOrder: () => string): Promise<void> {

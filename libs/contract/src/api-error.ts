@@ -1,3 +1,6 @@
+import { redactCardLikeRuns } from '@gateway/domain';
+import { redactPath } from './engine/explain';
+
 /**
  * The spec's error object and the HTTP status each cause maps to (behaviour notes, "HTTP and the error body").
  * Every refusal the gateway answers is one of these; nothing else reaches a client.
@@ -29,12 +32,22 @@ export interface ErrorBody {
 export const BASIC_CHALLENGE = 'Basic realm="gateway"';
 
 export class ApiError extends Error {
+  readonly body: ErrorBody;
+
+  /** Whatever an error quotes (an id, a header, a parameter), no card number leaves in it. */
   constructor(
     readonly httpStatus: number,
-    readonly body: ErrorBody,
+    body: ErrorBody,
   ) {
-    super(body.error.explanation ?? body.error.cause);
+    const { explanation, field } = body.error;
+    const error = {
+      ...body.error,
+      ...(explanation !== undefined ? { explanation: redactCardLikeRuns(explanation) } : {}),
+      ...(field !== undefined ? { field: redactPath(field) } : {}),
+    };
+    super(error.explanation ?? error.cause);
     this.name = 'ApiError';
+    this.body = { ...body, error };
   }
 
   /** 400: the request does not conform; names the field when one is at fault. */

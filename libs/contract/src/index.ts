@@ -35,7 +35,12 @@ export {
   type RequestError,
   type ValidationResult,
 } from './validate';
-export { findEmbeddedCardNumber } from './card-data-guard';
+export {
+  CARD_DATA_EXEMPT_FIELDS,
+  cardNumberRefusal,
+  findCardNumberIn,
+  findEmbeddedCardNumber,
+} from './card-data-guard';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi/document';
 export { updateSessionContract, validateSessionUpdate } from './session/update-session.contract';
 export { jsonShapeError, MAX_LIST_ELEMENTS } from './json-shape';

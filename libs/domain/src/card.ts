@@ -1,3 +1,5 @@
+import { findCardNumber, redactCardNumbers } from './card-number-runs';
+
 /**
  * Card number handling that the domain relies on. A full card number exists only in memory while a
  * request is processed; what is recorded is the 6.4 mask (first six, last four, the rest 'x').
@@ -51,13 +53,19 @@ export function maskAccountNumber(value: string): string {
   return 'x'.repeat(value.length - keep) + value.slice(value.length - keep);
 }
 
-/** Spec: a card number is 9-19 digits, so any run of 9 or more digits could be one. */
-const CARD_LIKE_RUNS = /[0-9]{9,}/g;
-
-/** Blanks every digit run that could be a card number: for text shown to clients or written to logs. */
+/**
+ * Blanks what could be a card number, for text shown to clients or written to logs: any 9 or more
+ * digits written together (the spec's card numbers are 9-19 digits), and any card number in any
+ * spacing (card-number-runs.ts).
+ */
 export function redactCardLikeRuns(
   text: string,
   mask: (run: string) => string = () => '[redacted]',
 ): string {
-  return text.replace(CARD_LIKE_RUNS, mask);
+  return redactCardNumbers(text, mask, { groupOf: 9 });
+}
+
+/** Whether redactCardLikeRuns would blank anything: such a value is never echoed. */
+export function holdsCardLikeRun(text: string): boolean {
+  return findCardNumber(text, { groupOf: 9 }) !== undefined;
 }

@@ -1,5 +1,6 @@
 export * from './money';
 export * from './card';
+export * from './card-number-runs';
 export * from './order/order.types';
 export * from './order/order.events';
 export * from './order/order.commands';

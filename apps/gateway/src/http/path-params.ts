@@ -1,4 +1,4 @@
-import { ApiError } from '@gateway/contract';
+import { ApiError, findCardNumberIn } from '@gateway/contract';
 
 export interface OrderPath {
   readonly apiVersion: number;
@@ -27,6 +27,7 @@ export function parseApiVersion(text: string | undefined): number {
   return Number(version);
 }
 
+/** A merchant-chosen id of the path: 1-40 characters, and no card number (it is stored and shown). */
 export function idParam(value: string | undefined, field: string): string {
   const id = value ?? '';
   if (id.length < 1 || id.length > 40) {
@@ -35,5 +36,12 @@ export function idParam(value: string | undefined, field: string): string {
       field,
     );
   }
+  refuseCardNumber(id, field);
   return id;
+}
+
+/** An id from the path or a header that holds a card number is refused, naming `field`. */
+export function refuseCardNumber(text: string, field: string): void {
+  const refusal = findCardNumberIn(text, field);
+  if (refusal) throw ApiError.fromFieldError(refusal);
 }

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { CARD_MASKS, type CardMask } from '@gateway/domain';
+import { CARD_MASKS, holdsCardNumber, redactCardLikeRuns, type CardMask } from '@gateway/domain';
 import {
   certificateProblem,
   normaliseCertificate,
@@ -43,10 +43,16 @@ export function defaultMerchantsFile(env = process.env, cwd = process.cwd()): st
   return isAbsolute(file) ? file : resolve(cwd, file);
 }
 
-/** Spec: merchant ids are 1-40 characters from 0-9 a-z A-Z - _. Returns the problem, if any. */
+/**
+ * Spec: merchant ids are 1-40 characters from 0-9 a-z A-Z - _. A merchant id is in every path,
+ * event and log line, so it must not hold a card number. Returns the problem, if any.
+ */
 export function merchantIdProblem(id: string): string | undefined {
-  if (/^[0-9A-Za-z_-]{1,40}$/.test(id)) return undefined;
-  return `merchant id '${id}' is invalid: use 1-40 characters from 0-9 a-z A-Z - _`;
+  if (!/^[0-9A-Za-z_-]{1,40}$/.test(id))
+    return `merchant id '${redactCardLikeRuns(id)}' is invalid: use 1-40 characters from 0-9 a-z A-Z - _`;
+  if (holdsCardNumber(id))
+    return 'a merchant id is invalid: it holds a number that could be a card number';
+  return undefined;
 }
 
 /** Visible ASCII, as it travels in an HTTP header; long enough to be unguessable. */

@@ -2,12 +2,15 @@ import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
 import type { LogLevel } from '../config/gateway.config';
 import { REDACTED_PATHS } from './redaction';
+import { redactCardNumbers } from '@gateway/domain';
 
 export type GatewayLogger = Logger;
 
 /**
  * One JSON object per line on stdout. The destination is asynchronous (buffered, written off the
- * request's path); pino flushes it synchronously when the process exits.
+ * request's path); pino flushes it synchronously when the process exits. Whatever a line carries,
+ * a card number in any of its strings, in any spacing, is replaced on the way out: one scan of
+ * the finished line, the same rule the requests are held to (card-number-runs.ts).
  */
 export function createLogger(
   level: LogLevel,
@@ -20,6 +23,7 @@ export function createLogger(
       base: { service },
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: [...REDACTED_PATHS], censor: '[redacted]' },
+      hooks: { streamWrite: (line) => redactCardNumbers(line, undefined, { json: true }) },
     },
     destination,
   );

@@ -5,14 +5,19 @@ import type { IncomingMessage } from 'node:http';
 import type { Merchant } from '../merchant/merchant-registry';
 import type { GatewayMetrics } from './gateway-metrics';
 import type { GatewayLogger } from './logger';
-import { redactCardLikeRuns } from '@gateway/domain';
+import { holdsCardNumber, redactCardLikeRuns } from '@gateway/domain';
 
-/** An incoming X-Request-Id is kept only if it is short and plain; otherwise a new one is made. */
+/**
+ * An incoming X-Request-Id is kept only if it is short and plain and holds no card number; otherwise
+ * a new one is made (the id is logged and echoed).
+ */
 const CALLER_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 export function requestId(request: IncomingMessage): string {
   const header = request.headers['x-request-id'];
-  return typeof header === 'string' && CALLER_REQUEST_ID.test(header) ? header : randomUUID();
+  return typeof header === 'string' && CALLER_REQUEST_ID.test(header) && !holdsCardNumber(header)
+    ? header
+    : randomUUID();
 }
 
 /** What the response body said, kept by reference when it is serialized. */
@@ -29,7 +34,8 @@ type ObservedRequest = FastifyRequest & { answer?: Answer; merchant?: Merchant }
  * adds to the client's latency. Only chosen scalar fields are logged: never the URL (payer page
  * tokens live in it), the headers or the body. With nothing nested to redact, these lines skip
  * pino's redaction pass, which costs about 80 µs a line with the full path list (4 µs without);
- * the merchant's free-text correlationId is scrubbed of card numbers instead.
+ * the merchant's free-text correlationId loses card-like digits here instead, and the logger
+ * takes card numbers in any spacing out of every line it writes (logger.ts).
  */
 export function observeRequests(
   fastify: FastifyInstance,

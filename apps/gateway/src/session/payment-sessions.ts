@@ -1,4 +1,10 @@
-import { ApiError, resolveContract, validateSessionUpdate } from '@gateway/contract';
+import {
+  ApiError,
+  findEmbeddedCardNumber,
+  resolveContract,
+  validateSessionUpdate,
+} from '@gateway/contract';
+import { holdsCardNumber } from '@gateway/domain';
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../tokens';
 import { mergeUpdate, withSessionFields, withoutSecurityCode } from './session-fields';
@@ -11,11 +17,16 @@ const ID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 /** Spec: session.id is ASCII, 31-35 characters. */
 export const SESSION_ID = /^[\x20-\x7e]{31,35}$/;
 
-/** `SESSION` and 25 random characters: 32 ASCII characters, within the spec's 31-35. */
+/**
+ * `SESSION` and 25 random characters: 32 ASCII characters, within the spec's 31-35. Ids are
+ * refused when they hold a card number, so none is made that does (about one in 10^8 would).
+ */
 function newSessionId(): string {
-  const bytes = randomBytes(25);
-  let id = 'SESSION';
-  for (const byte of bytes) id += ID_ALPHABET[byte % ID_ALPHABET.length];
+  let id: string;
+  do {
+    id = 'SESSION';
+    for (const byte of randomBytes(25)) id += ID_ALPHABET[byte % ID_ALPHABET.length];
+  } while (holdsCardNumber(id));
   return id;
 }
 
@@ -58,6 +69,9 @@ export class PaymentSessions {
     const session = this.retrieve(merchantId, id);
     const validated = validateSessionUpdate(body);
     if (!validated.ok) throw ApiError.fromFieldError(validated.error);
+    // Retrieve Session shows what was stored: card numbers only where they are masked.
+    const cardData = findEmbeddedCardNumber(validated.value);
+    if (cardData) throw ApiError.fromFieldError(cardData);
     const { session: lock, correlationId: _transient, ...fields } = validated.value;
     checkVersion(session, (lock as Json | undefined)?.version);
     const next = {

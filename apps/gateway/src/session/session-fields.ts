@@ -1,5 +1,6 @@
 import type { Field, GroupField } from '@gateway/contract';
 import { maskCardNumber, type CardMask } from '@gateway/domain';
+import { maskedAccountDetails } from '../transaction/source-of-funds.mapper';
 
 type Json = Record<string, unknown>;
 
@@ -37,14 +38,23 @@ export function mergeUpdate(stored: Json, update: Json): Json {
   return merged;
 }
 
-/** What Retrieve Session shows: the card number masked (6.4 by default), never the security code. */
+/**
+ * What Retrieve Session shows: the card number masked (6.4 by default), never the security code;
+ * account numbers, IBANs and gift card numbers masked and PINs left out, as in transactions. These
+ * are the only fields where a session may hold a card-like number (contract, card-data-guard.ts).
+ */
 export function maskedSessionFields(fields: Json, mask: CardMask = '6.4'): Json {
   const safe = withoutSecurityCode(fields);
-  const number = cardOf(safe)?.number;
-  if (typeof number !== 'string') return safe;
-  return mergeUpdate(safe, {
-    sourceOfFunds: { provided: { card: { number: maskCardNumber(number, mask) } } },
-  });
+  const provided = (safe.sourceOfFunds as Json | undefined)?.provided;
+  if (!isObject(provided)) return safe;
+  const shown: Json = {};
+  for (const [group, details] of Object.entries(provided)) {
+    if (!isObject(details)) shown[group] = details;
+    else if (group !== 'card') shown[group] = maskedAccountDetails(details);
+    else if (typeof details.number !== 'string') shown[group] = details;
+    else shown[group] = { ...details, number: maskCardNumber(details.number, mask) };
+  }
+  return { ...safe, sourceOfFunds: { ...(safe.sourceOfFunds as Json), provided: shown } };
 }
 
 /** The fields without the card security code: it is used once, then forgotten. */

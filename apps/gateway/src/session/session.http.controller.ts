@@ -5,7 +5,7 @@ import {
   BasicAuthGuard,
   CertificateAuthenticated,
 } from '../auth/basic-auth.guard';
-import { parseOrderPath } from '../http/path-params';
+import { parseOrderPath, refuseCardNumber } from '../http/path-params';
 import type { Merchant } from '../merchant/merchant-registry';
 import { cardMaskFor } from '../transaction/sensitive-data';
 import { PaymentSessions, SESSION_ID } from './payment-sessions';
@@ -55,6 +55,7 @@ function checkVersion(params: { version?: string }): void {
 
 function sessionIdOf(params: { sessionId?: string }): string {
   const id = params.sessionId ?? '';
+  refuseCardNumber(id, 'session.id');
   if (!SESSION_ID.test(id))
     throw ApiError.notFound(`Session '${id.slice(0, 40)}' was not found or has expired`);
   return id;

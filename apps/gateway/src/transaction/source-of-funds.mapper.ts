@@ -104,19 +104,29 @@ export function recordedGroup(
   details: Body,
   protect: RecordProtection,
 ): Pick<RecordedSourceOfFunds, 'provided' | 'sealed'> {
-  const out: Body = {};
   const sealed: Record<string, string> = {};
+  if (protect.seal) {
+    for (const key of UNMASKABLE_MEMBERS) {
+      const value = details[key];
+      const field = `${group}.${key}`;
+      if (typeof value === 'string') sealed[field] = protect.seal(value, field);
+    }
+  }
+  return {
+    provided: { [group]: maskedAccountDetails(details) },
+    ...(Object.keys(sealed).length ? { sealed } : {}),
+  };
+}
+
+/** An account group (not a card) as it may be shown: numbers masked, security codes and PINs dropped. */
+export function maskedAccountDetails(details: Body): Body {
+  const out: Body = {};
   for (const [key, value] of Object.entries(details)) {
     if (DROPPED_MEMBERS.has(key)) continue;
-    if (!MASKED_MEMBERS.has(key) || typeof value !== 'string') {
-      out[key] = value;
-      continue;
-    }
-    out[key] = maskAccountNumber(value);
-    const field = `${group}.${key}`;
-    if (UNMASKABLE_MEMBERS.has(key) && protect.seal) sealed[field] = protect.seal(value, field);
+    out[key] =
+      MASKED_MEMBERS.has(key) && typeof value === 'string' ? maskAccountNumber(value) : value;
   }
-  return { provided: { [group]: out }, ...(Object.keys(sealed).length ? { sealed } : {}) };
+  return out;
 }
 
 export function cardOf(

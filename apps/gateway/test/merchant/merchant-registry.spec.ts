@@ -113,6 +113,11 @@ describe('merchants file validation', () => {
     ['a bad id', [entry({ id: 'TEST A' })], "merchants[0]: merchant id 'TEST A' is invalid"],
     ['a too long id', [entry({ id: 'T'.repeat(41) })], 'is invalid: use 1-40 characters'],
     ['an empty id', [entry({ id: '' })], "merchant id '' is invalid"],
+    [
+      'an id holding a card number',
+      [entry({ id: 'TEST-5123-4500-0000-0008' })],
+      'merchants[0]: a merchant id is invalid: it holds a number that could be a card number',
+    ],
     ['a missing id', [entry({ id: undefined })], 'merchants[0].id is missing'],
     [
       'a missing hash',

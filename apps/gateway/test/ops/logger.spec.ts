@@ -57,6 +57,25 @@ describe('the JSON log', () => {
     expect(redactCardLikeRuns('Unexpected token in "5123450000000008" at 12')).toBe(
       'Unexpected token in "[redacted]" at 12',
     );
+    expect(redactCardLikeRuns('card 5123 4500-0000.0008 here')).toBe('card [redacted] here');
+  });
+
+  it('takes card numbers in any spacing out of every line, request lines included', () => {
+    const { logger, text } = capture();
+    const requestLog = logger.child({}, { redact: [] }); // as the request observer logs
+    requestLog.info({ reqId: '5123-4500-0000-0008', correlationId: 'c 4508 7500 1574 1019' });
+    logger.warn({ detail: { note: '5123.4500.0000.0008' } }, 'failed for 2223 0000 0000 0007');
+    logger.error(new Error('bad value "3718-816344-98004"'));
+    const lines = text().trim().split('\n');
+    expect(lines).toHaveLength(3);
+    const parsed = lines.map((line) => JSON.parse(line));
+    expect(parsed[0]).toMatchObject({ reqId: '[redacted]', correlationId: 'c [redacted]' });
+    expect(parsed[1]).toMatchObject({
+      detail: { note: '[redacted]' },
+      msg: 'failed for [redacted]',
+    });
+    expect(text()).not.toMatch(/5123|4508|2223|3718/);
+    expect(typeof parsed[0].time).toBe('number');
   });
 
   it('level comes from GATEWAY_LOG_LEVEL, info by default, and a bad one stops start-up', () => {

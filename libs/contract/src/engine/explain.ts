@@ -1,23 +1,22 @@
 /**
  * Wording of error explanations. Nothing that could be a card number reaches a client: sensitive
- * fields are never echoed, neither is any value holding a run of 9 or more digits, and a last pass
- * blanks such runs in whatever text is produced.
+ * fields are never echoed, neither is any value holding 9 or more digits written together or a
+ * card number in any spacing, and a last pass blanks such runs in whatever text is produced.
  */
-import { redactCardLikeRuns } from '@gateway/domain';
+import { holdsCardLikeRun, redactCardLikeRuns } from '@gateway/domain';
 
-const CARD_LIKE = /[0-9]{9,}/;
 const ECHO_LIMIT = 64;
 
 /** `Value 'ABC' is invalid.` / `Value 12 is invalid.` / `Value is invalid.` */
 export function valuePrefix(value: unknown, sensitive: boolean): string {
   if (!sensitive) {
-    if (typeof value === 'string' && !CARD_LIKE.test(value)) {
+    if (typeof value === 'string' && !holdsCardLikeRun(value)) {
       const shown = value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}...` : value;
       return `Value '${shown}' is invalid.`;
     }
     if (
       (typeof value === 'number' || typeof value === 'boolean') &&
-      !CARD_LIKE.test(String(value))
+      !holdsCardLikeRun(String(value))
     ) {
       return `Value ${String(value)} is invalid.`;
     }
