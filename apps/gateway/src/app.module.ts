@@ -116,7 +116,17 @@ export class AppModule {
             createEventStore(
               config.eventStore.kind === 'kurrentdb'
                 ? config.eventStore
-                : { kind: 'sqlite', filename: join(config.dataDir, 'events.db') },
+                : {
+                    kind: 'sqlite',
+                    filename: join(config.dataDir, 'events.db'),
+                    onWritableChange: (writable, code) =>
+                      writable
+                        ? logger.info('event store writable again')
+                        : logger.error(
+                            { code },
+                            'event store cannot write: appends answer 503 and the gateway is not ready until a write succeeds',
+                          ),
+                  },
             ),
         },
         {

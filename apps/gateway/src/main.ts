@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import { ConfigError, loadConfig, type GatewayConfig } from './config/gateway.config';
 import type { TlsFiles } from './config/security.config';
 import { ApiExceptionFilter } from './http/api-exception.filter';
+import { boundConnections } from './http/connection-bounds';
 import { configureFastify } from './http/fastify-setup';
 import { PublicUrl } from './config/public-url';
 import { MerchantFileError, type MerchantRegistry } from './merchant/merchant-registry';
@@ -18,6 +19,7 @@ import { closeOnSignals } from './ops/graceful-shutdown';
 import { createLogger, NestLogBridge, type GatewayLogger } from './ops/logger';
 import { observeRequests, requestId } from './ops/request-observer';
 import { LoadShedder } from './protection/load-shedder';
+import { RequestAdmission } from './protection/request-admission';
 import { shedLoad } from './protection/shed-load.hook';
 
 export async function createGateway(
@@ -57,7 +59,10 @@ export async function createGateway(
   configureFastify(fastify, config.bodyLimit);
   const metrics = app.get(GatewayMetrics);
   observeRequests(fastify, logger, metrics);
-  shedLoad(fastify, app.get(LoadShedder), (reason) => metrics.refusals.inc({ reason }));
+  boundConnections(app.getHttpServer(), config.connections, () => metrics.connectionsRefused.inc());
+  shedLoad(fastify, app.get(LoadShedder), app.get(RequestAdmission), (reason) =>
+    metrics.refusals.inc({ reason }),
+  );
   app.useGlobalFilters(new ApiExceptionFilter(logger));
   return app;
 }

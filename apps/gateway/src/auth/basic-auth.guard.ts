@@ -11,6 +11,7 @@ import type { TLSSocket } from 'node:tls';
 import { matchesCertificate } from '../merchant/certificate-match';
 import type { Merchant, MerchantRegistry } from '../merchant/merchant-registry';
 import { GatewayMetrics } from '../ops/gateway-metrics';
+import { MerchantAdmission } from '../protection/merchant-admission';
 import { MerchantRateLimiter } from '../protection/merchant-rate-limiter';
 import { MERCHANT_REGISTRY } from '../tokens';
 import { AuthLockout } from './auth-lockout';
@@ -26,7 +27,8 @@ type AuthenticatedRequest = FastifyRequest & { merchant?: Merchant; byCertificat
  * 2. otherwise HTTP Basic: the user is `merchant.<merchantId>`, the password the API password.
  * Every failure answers the same 401, whatever was wrong. Repeated failures lock the merchant id
  * and the client address out of Basic for a while (AuthLockout). An authenticated merchant over
- * its request rate limit gets 429. Both say when to retry in Retry-After.
+ * its request rate limit gets 429. Both say when to retry in Retry-After. Last, the request is
+ * counted in flight for its merchant, or refused (MerchantAdmission).
  */
 @Injectable()
 export class BasicAuthGuard implements CanActivate {
@@ -35,6 +37,7 @@ export class BasicAuthGuard implements CanActivate {
     private readonly lockout: AuthLockout,
     private readonly rateLimiter: MerchantRateLimiter,
     private readonly metrics: GatewayMetrics,
+    private readonly admission: MerchantAdmission,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -51,6 +54,7 @@ export class BasicAuthGuard implements CanActivate {
         `The request rate limit of ${this.rateLimiter.limitOf(merchant)} per second for this merchant is exceeded. Retry after ${wait} second${wait === 1 ? '' : 's'}`,
       );
     }
+    this.admission.admit(context, reply, merchant.id);
     request.merchant = merchant;
     request.byCertificate = Boolean(byCertificate);
     return true;

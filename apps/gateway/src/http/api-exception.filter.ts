@@ -1,16 +1,24 @@
 import { ApiError } from '@gateway/contract';
+import { EventStoreUnwritableError } from '@gateway/event-store';
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { GatewayLogger } from '../ops/logger';
 import { redactCardLikeRuns } from '@gateway/domain';
+import { RETRY_AFTER_SECONDS } from '../protection/refusals';
 
 /** Told of each unexpected failure: the support code the client got, and what went wrong. */
 export type FailureLog = (supportCode: string, detail: string) => void;
 
+/** An append the event store could not write (read-only file, full disk): the client retries. */
+const STORE_UNWRITABLE = ApiError.busy(
+  `The gateway cannot record transactions at the moment. Retry after ${RETRY_AFTER_SECONDS} second`,
+);
+
 /**
- * Every error leaves as the spec's error object. Anything unexpected becomes a 500 SERVER_FAILED
- * with a support code; the detail goes to the log under that code, never to the client.
+ * Every error leaves as the spec's error object (a 503 with Retry-After). Anything unexpected
+ * becomes a 500 SERVER_FAILED with a support code; the detail goes to the log under that code,
+ * never to the client.
  */
 @Catch()
 export class ApiExceptionFilter implements ExceptionFilter {
@@ -22,7 +30,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const error = toApiError(exception, (supportCode, detail) =>
       this.logger.error({ reqId, supportCode, error: detail }, 'unexpected failure'),
     );
-    void http.getResponse<FastifyReply>().status(error.httpStatus).send(error.body);
+    const reply = http.getResponse<FastifyReply>();
+    if (error.httpStatus === 503) void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+    void reply.status(error.httpStatus).send(error.body);
   }
 }
 
@@ -32,6 +42,7 @@ export function toApiError(exception: unknown, logFailure: FailureLog): ApiError
   const source =
     exception instanceof HttpException && exception.cause ? exception.cause : exception;
   if (source instanceof ApiError) return source;
+  if (source instanceof EventStoreUnwritableError) return STORE_UNWRITABLE;
   const { code, statusCode } = (source ?? {}) as { code?: unknown; statusCode?: unknown };
   if (typeof code === 'string' && code.startsWith('FST_ERR_CTP_'))
     return ApiError.invalid('The request body is not valid JSON');
