@@ -95,12 +95,13 @@ describeWithUnwritableFiles()('SqliteEventStore on a file it cannot write', () =
     await store.close();
   });
 
-  it('closes cleanly while unwritable', async () => {
+  it('closes cleanly while unwritable and probing', async () => {
     const first = await openWith();
     await first.close();
     lock(filename);
     const store = await openWith();
     await new Promise((resolve) => setTimeout(resolve, 120)); // a probe or two
+    expect(store.stats().state).toBe('unwritable');
     await store.close();
     expect(store.stats().state).toBe('closed');
   });
