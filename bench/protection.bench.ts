@@ -1,10 +1,12 @@
 import 'reflect-metadata';
 import { jsonShapeError } from '@gateway/contract';
 import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { AuthLockout } from '../apps/gateway/src/auth/auth-lockout';
 import type { Merchant } from '../apps/gateway/src/merchant/merchant-registry';
 import { LoadShedder } from '../apps/gateway/src/protection/load-shedder';
 import { MerchantRateLimiter } from '../apps/gateway/src/protection/merchant-rate-limiter';
+import { RequestAdmission } from '../apps/gateway/src/protection/request-admission';
 import { fullAuthorizeBody } from '../libs/contract/test/support/full-authorize.fixture';
 
 /**
@@ -30,14 +32,17 @@ const shedder = new LoadShedder(1000, 500);
 const lockout = new AuthLockout({ maxFailures: 10, lockoutSeconds: 300, trackedKeys: 10_000 });
 const unlimited = new MerchantRateLimiter(0);
 const limited = new MerchantRateLimiter(1_000_000_000);
-const response = new EventEmitter();
+const admission = new RequestAdmission(shedder, {
+  maxInFlightPerMerchant: 250,
+  maxFeedsPerMerchant: 10,
+});
+const response = new EventEmitter() as EventEmitter & ServerResponse;
 
 console.log(`JSON body: ${body.length} characters (the fully populated AUTHORIZE)\n`);
 const total = [
   microseconds('JSON shape check (depth, list lengths) of the body', () => jsonShapeError(body)),
-  microseconds('load shedder: admit, listen for close, release', () => {
-    shedder.admit();
-    response.on('close', shedder.release);
+  microseconds("admission: a merchant's request in flight, listen for close, release", () => {
+    admission.admitMerchant('TESTBENCH', response);
     response.emit('close');
     response.removeAllListeners('close');
   }),

@@ -1,32 +1,14 @@
 import {
   authorizeBody,
-  basicAuth,
-  MERCHANTS,
   merchantClient,
   orderIds,
   startGateway,
   type RunningGateway,
 } from '../support/gateway-process';
-import { openRequest } from '../support/raw-http';
+import { holdWriteLock, inFlight, serverBusy } from '../support/gateway-load';
+import { until } from '../support/until';
 
-const BUSY = {
-  result: 'ERROR',
-  error: { cause: 'SERVER_BUSY', explanation: 'The gateway is busy. Retry after 1 second' },
-};
-
-/** Requests in progress, as the gateway reports them (the scrape itself included). */
-async function inFlight(gateway: RunningGateway): Promise<number> {
-  const metrics = await (await fetch(`${gateway.baseUrl}/metrics`)).text();
-  return Number(/^gateway_requests_in_flight (\d+)$/m.exec(metrics)?.[1]);
-}
-
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const BUSY = serverBusy('The gateway is busy. Retry after 1 second');
 
 describe('load shedding by requests in flight', () => {
   let gateway: RunningGateway;
@@ -38,22 +20,11 @@ describe('load shedding by requests in flight', () => {
 
   it('answers 503 SERVER_BUSY with Retry-After while the limit is reached, never sheds health or metrics, and recovers', async () => {
     const api = merchantClient(gateway);
-    // An AUTHORIZE whose body arrives in two parts holds the only slot until the test sends the rest.
-    const slowOrder = nextOrder();
-    const body = JSON.stringify(authorizeBody());
-    const slow = await openRequest(
-      api.url(`/order/${slowOrder}/transaction/1`),
-      {
-        method: 'PUT',
-        headers: {
-          authorization: basicAuth('TESTMERCHANT', MERCHANTS.TESTMERCHANT),
-          'content-type': 'application/json',
-        },
-      },
-      body,
-      body.slice(0, 40),
-    );
-    await until(async () => (await inFlight(gateway)) === 2, 'the slow request is in flight');
+    expect((await api.get('/order')).status).toBe(200); // credentials checked once, remembered
+    // An AUTHORIZE waiting for the write lock holds the only slot until the test releases it.
+    const lock = holdWriteLock(gateway);
+    const slow = api.put(`/order/${nextOrder()}/transaction/1`, authorizeBody());
+    await until(async () => (await inFlight(gateway)) === 1, 'the slow request is in flight');
 
     const shedOrder = nextOrder();
     const shed = await api.put(`/order/${shedOrder}/transaction/1`, authorizeBody());
@@ -62,10 +33,17 @@ describe('load shedding by requests in flight', () => {
     expect(shed.body).toEqual(BUSY);
     expect((await api.get(`/order/${shedOrder}`)).status).toBe(503);
 
-    for (const path of ['/health/live', '/health/ready', '/metrics'])
+    for (const path of ['/health/live', '/metrics'])
       expect((await fetch(`${gateway.baseUrl}${path}`)).status).toBe(200);
+    // Answered, not shed: not ready while every request would be refused.
+    const ready = await fetch(`${gateway.baseUrl}/health/ready`);
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as { checks: unknown }).checks).toMatchObject({
+      server: 'overloaded',
+    });
 
-    const finished = await slow.finish();
+    lock.release();
+    const finished = await slow;
     expect(finished.status).toBe(201);
     expect(finished.body.response.gatewayCode).toBe('APPROVED');
 
@@ -74,6 +52,7 @@ describe('load shedding by requests in flight', () => {
     expect((await api.put(`/order/${nextOrder()}/transaction/1`, authorizeBody())).status).toBe(
       201,
     );
+    expect((await fetch(`${gateway.baseUrl}/health/ready`)).status).toBe(200);
     const metrics = await (await fetch(`${gateway.baseUrl}/metrics`)).text();
     expect(metrics).toMatch(/gateway_requests_refused_total\{reason="overloaded"\} 2/);
   });
@@ -88,10 +67,21 @@ describe('load shedding by event-loop delay', () => {
   afterAll(() => gateway?.stop());
   const nextOrder = orderIds('lag');
 
-  it('sheds a flood with 503 instead of queueing it, and serves again once the loop catches up', async () => {
+  it("sheds the flooding merchant's requests with 503, never another merchant's one at a time, and serves again once the loop catches up", async () => {
     const api = merchantClient(gateway);
+    const other = merchantClient(gateway, 'TESTOTHER');
     const statuses = new Map<number, number>();
     let shedSeen = false;
+    let otherAnswered = 0;
+    // Another merchant, one request at a time, all through the flood: never shed.
+    const oneAtATime = async () => {
+      const deadline = Date.now() + 15_000;
+      while ((!shedSeen || otherAnswered < 5) && Date.now() < deadline) {
+        const answer = await other.put(`/order/${nextOrder()}/transaction/1`, authorizeBody());
+        expect(answer.status).toBe(201);
+        otherAnswered++;
+      }
+    };
     const worker = async () => {
       const deadline = Date.now() + 15_000;
       while (!shedSeen && Date.now() < deadline) {
@@ -104,7 +94,7 @@ describe('load shedding by event-loop delay', () => {
         } else expect(answer.status).toBe(201);
       }
     };
-    await Promise.all(Array.from({ length: 64 }, worker));
+    await Promise.all([oneAtATime(), ...Array.from({ length: 64 }, worker)]);
     expect(statuses.get(503)).toBeGreaterThan(0);
     expect(gateway.child.exitCode).toBeNull();
 

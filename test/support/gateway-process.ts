@@ -271,11 +271,11 @@ export interface GatewayUnderTest {
   readonly api: ReturnType<typeof merchantClient>;
 }
 
-/** One gateway for the whole test file: started before its tests, stopped after them. */
-export function useGateway(): GatewayUnderTest {
+/** One gateway for the whole test file (or describe): started before its tests, stopped after. */
+export function useGateway(env: Record<string, string> = {}): GatewayUnderTest {
   const context: { gateway?: RunningGateway; api?: ReturnType<typeof merchantClient> } = {};
   beforeAll(async () => {
-    context.gateway = await startGateway();
+    context.gateway = await startGateway(undefined, env);
     context.api = merchantClient(context.gateway);
   });
   afterAll(() => context.gateway?.stop());

@@ -124,7 +124,17 @@ export class AppModule {
             if (config.eventStore.kind === 'kurrentdb') return createEventStore(config.eventStore);
             const filename = join(config.dataDir, 'events.db');
             return openingDatabaseFile(filename, () =>
-              createEventStore({ kind: 'sqlite', filename }),
+              createEventStore({
+                kind: 'sqlite',
+                filename,
+                onWritableChange: (writable, code) =>
+                  writable
+                    ? logger.info('event store writable again')
+                    : logger.error(
+                        { code },
+                        'event store cannot write: appends answer 503 and the gateway is not ready until a write succeeds',
+                      ),
+              }),
             );
           },
         },

@@ -11,6 +11,7 @@ import { KeyFileError } from './config/key-file';
 import type { TlsFiles } from './config/security.config';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { answerClientError } from './http/client-error.handler';
+import { boundConnections } from './http/connection-bounds';
 import { configureFastify } from './http/fastify-setup';
 import { PublicUrl } from './config/public-url';
 import { MerchantFileError, type MerchantRegistry } from './merchant/merchant-registry';
@@ -21,6 +22,7 @@ import { closeOnSignals } from './ops/graceful-shutdown';
 import { createLogger, NestLogBridge, type GatewayLogger } from './ops/logger';
 import { observeRequests, requestId } from './ops/request-observer';
 import { LoadShedder } from './protection/load-shedder';
+import { RequestAdmission } from './protection/request-admission';
 import { shedLoad } from './protection/shed-load.hook';
 
 export async function createGateway(
@@ -62,7 +64,10 @@ export async function createGateway(
   configureFastify(fastify, config.bodyLimit);
   const metrics = app.get(GatewayMetrics);
   observeRequests(fastify, logger, metrics);
-  shedLoad(fastify, app.get(LoadShedder), (reason) => metrics.refusals.inc({ reason }));
+  boundConnections(app.getHttpServer(), config.connections, () => metrics.connectionsRefused.inc());
+  shedLoad(fastify, app.get(LoadShedder), app.get(RequestAdmission), (reason) =>
+    metrics.refusals.inc({ reason }),
+  );
   app.useGlobalFilters(new ApiExceptionFilter(logger));
   return app;
 }

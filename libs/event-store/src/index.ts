@@ -1,4 +1,5 @@
 export * from './event-store.port';
+export { EventStoreUnwritableError } from './event-store-unwritable.error';
 export { InMemoryEventStore } from './memory/in-memory-event-store';
 export { SqliteEventStore } from './sqlite/sqlite-event-store';
 export { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store';

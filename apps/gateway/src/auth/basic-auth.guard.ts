@@ -15,6 +15,7 @@ import {
   type MerchantRegistry,
 } from '../merchant/merchant-registry';
 import { GatewayMetrics } from '../ops/gateway-metrics';
+import { MerchantAdmission } from '../protection/merchant-admission';
 import { MerchantRateLimiter } from '../protection/merchant-rate-limiter';
 import { MERCHANT_REGISTRY } from '../tokens';
 import { AuthLockout } from './auth-lockout';
@@ -31,7 +32,8 @@ type AuthenticatedRequest = FastifyRequest & { merchant?: Merchant; byCertificat
  * Every failure answers the same 401 (with the Basic challenge), whatever was wrong. Refused
  * passwords lock the merchant id and the client address out of Basic for a while (AuthLockout).
  * An authenticated merchant over its request rate limit gets 429. Both say when to retry in
- * Retry-After.
+ * Retry-After. Last, the request is counted in flight for its merchant, or refused
+ * (MerchantAdmission).
  */
 @Injectable()
 export class BasicAuthGuard implements CanActivate {
@@ -40,6 +42,7 @@ export class BasicAuthGuard implements CanActivate {
     private readonly lockout: AuthLockout,
     private readonly rateLimiter: MerchantRateLimiter,
     private readonly metrics: GatewayMetrics,
+    private readonly admission: MerchantAdmission,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -56,6 +59,7 @@ export class BasicAuthGuard implements CanActivate {
         `The request rate limit of ${this.rateLimiter.limitOf(merchant)} per second for this merchant is exceeded. Retry after ${wait} second${wait === 1 ? '' : 's'}`,
       );
     }
+    this.admission.admit(context, reply, merchant.id);
     request.merchant = merchant;
     request.byCertificate = Boolean(byCertificate);
     return true;

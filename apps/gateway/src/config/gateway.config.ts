@@ -3,6 +3,7 @@ import { dataKeysOf, tlsOf, type DataKeys, type TlsFiles } from './security.conf
 import { eventStoreOf, type EventStoreSelection } from './event-store.config';
 import { loadGatewayWebhooks, type GatewayWebhooksConfig } from '../webhook/webhooks.config';
 import { loadTrafficLimits, type TrafficLimits } from './traffic-limits';
+import { loadConnectionLimits, type ConnectionLimits } from './connection-limits';
 
 /** Everything the gateway reads from its environment, validated once at start-up. */
 export interface GatewayConfig {
@@ -34,6 +35,7 @@ export interface GatewayConfig {
   /** Events per read-model transaction at most, for the order-summary projector. */
   readonly projectionBatchSize: number;
   readonly limits: TrafficLimits;
+  readonly connections: ConnectionLimits;
   /** On SIGTERM, how long in-flight requests may take before their connections are cut. */
   readonly shutdownGraceSeconds: number;
 }
@@ -113,6 +115,7 @@ export function loadConfig(
     webhooks: loadGatewayWebhooks(env, problems, path('GATEWAY_DATA_DIR', 'data'), cwd),
     projectionBatchSize: integer('GATEWAY_PROJECTION_BATCH', 500, 1, 10_000),
     limits: loadTrafficLimits(integer),
+    connections: loadConnectionLimits(integer, problems),
     shutdownGraceSeconds: integer('GATEWAY_SHUTDOWN_TIMEOUT', 10, 1, 3600),
   };
   if (problems.length) throw new ConfigError(problems);

@@ -57,8 +57,14 @@ export class GatewayMetrics {
 
   readonly refusals = new Counter({
     name: 'gateway_requests_refused_total',
-    help: 'Requests refused before processing, by reason: overloaded and shutting_down (503), rate_limited (429), locked_out (401 during an authentication lockout)',
+    help: 'Requests refused before processing, by reason: overloaded and shutting_down (503), rate_limited, merchant_busy and too_many_feeds (429), locked_out (401 during an authentication lockout)',
     labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly connectionsRefused = new Counter({
+    name: 'gateway_connections_refused_total',
+    help: 'Connections closed at once, unread, because GATEWAY_MAX_CONNECTIONS were open',
     registers: [this.registry],
   });
 

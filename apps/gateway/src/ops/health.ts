@@ -7,8 +7,10 @@ export interface Readiness {
     readonly status: 'UP' | 'DOWN';
     readonly checks: {
       readonly eventStore: string;
+      /** Why the embedded store cannot write: the SQLite code (SQLITE_FULL, SQLITE_READONLY, …). */
+      readonly eventStoreError?: string;
       readonly bus?: string;
-      readonly server?: 'draining';
+      readonly server?: 'draining' | 'overloaded';
     };
   };
 }
@@ -17,24 +19,38 @@ export interface Readiness {
 const PROBE_TIMEOUT_MS = 2_000;
 
 /**
- * Ready while the event store can take appends and shutdown has not begun. The embedded store
- * reports its writer's state: once it has failed or is closing, nothing could be made durable. A
- * remote store (KurrentDB) is probed with a read of its head position, so a lost cluster takes the
- * node out of rotation. Once shutdown has begun (draining), the node is not ready either.
+ * Ready while the event store can take appends, the gateway takes requests, and shutdown has not
+ * begun. The embedded store reports its writer's state: once it has failed, is closing, or cannot
+ * write (read-only file, full disk: `unwritable`, with the SQLite code, until a write probe
+ * succeeds), nothing could be made durable. A remote store (KurrentDB) is probed with a read of its
+ * head position, so a lost cluster takes the node out of rotation. The node is not ready either
+ * while every new request would be shed (overloaded: GATEWAY_MAX_IN_FLIGHT requests in progress)
+ * or once shutdown has begun (draining).
  *
  * `bus` is the relay's state (live, retrying, …): shown, but it does not decide readiness, since
  * the API keeps answering while the broker is away and the relay catches up afterwards.
  */
 export async function readiness(
   store: EventStore,
-  { bus, draining = false }: { bus?: string; draining?: boolean } = {},
+  {
+    bus,
+    draining = false,
+    overloaded = false,
+  }: { bus?: string; draining?: boolean; overloaded?: boolean } = {},
 ): Promise<Readiness> {
-  const eventStore = hasWriterStats(store) ? store.stats().state : await probe(store);
-  const ready = eventStore === 'open' && !draining;
+  const writer = hasWriterStats(store) ? store.stats() : undefined;
+  const eventStore = writer ? writer.state : await probe(store);
+  const server: Readiness['body']['checks']['server'] = draining
+    ? 'draining'
+    : overloaded
+      ? 'overloaded'
+      : undefined;
+  const ready = eventStore === 'open' && !server;
   const checks = {
     eventStore,
+    ...(writer?.unwritable ? { eventStoreError: writer.unwritable } : {}),
     ...(bus === undefined ? {} : { bus }),
-    ...(draining ? { server: 'draining' as const } : {}),
+    ...(server ? { server } : {}),
   };
   return { ready, body: { status: ready ? 'UP' : 'DOWN', checks } };
 }

@@ -13,9 +13,9 @@ import { readiness } from './health';
  * Operations endpoints, without credentials: they reveal no merchant data, and the gateway listens
  * on loopback unless told otherwise.
  * - /health/live: the process answers.
- * - /health/ready: 200, or 503 when the event store cannot take appends or shutdown has begun
- *   (see readiness), with the relay's state and the projection's state and lag (neither makes
- *   the gateway unready).
+ * - /health/ready: 200, or 503 when the event store cannot take appends, every new request would
+ *   be shed, or shutdown has begun (see readiness), with the relay's state and the projection's
+ *   state and lag (neither makes the gateway unready).
  * None of them is ever shed under load (protection/shed-load.hook.ts).
  * - /metrics: Prometheus text format.
  */
@@ -39,6 +39,7 @@ export class OpsHttpController {
     const { ready, body } = await readiness(this.store, {
       bus: this.relay.status().state,
       draining: this.shedder.isDraining,
+      overloaded: this.shedder.isFull,
     });
     void reply.status(ready ? 200 : 503);
     return { ...body, projections: await projectionHealth(this.projector) };

@@ -3,6 +3,7 @@ import { Controller, Get, Headers, Param, Res, UseGuards } from '@nestjs/common'
 import type { FastifyReply } from 'fastify';
 import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard';
 import { parseApiVersion } from '../http/path-params';
+import { LongLived } from '../protection/merchant-admission';
 import type { Merchant } from '../merchant/merchant-registry';
 import { OrderEventFeed } from './order-event.feed';
 
@@ -13,6 +14,7 @@ export class OrderEventsHttpController {
   constructor(private readonly feed: OrderEventFeed) {}
 
   @Get()
+  @LongLived()
   async stream(
     @Param('version') version: string | undefined,
     @Headers('last-event-id') lastEventId: string | undefined,

@@ -8,12 +8,15 @@ const WINDOW_MS = 500;
 export type Refusal = 'overloaded' | 'shutting_down';
 
 /**
- * Decides, as a request arrives, whether the gateway can take it: not when GATEWAY_MAX_IN_FLIGHT
- * requests are already in progress, nor while the event loop lags (average delay over the last
- * half second above GATEWAY_MAX_EVENT_LOOP_DELAY), nor once shutdown has begun. Refusing early
- * and cheaply keeps latency bounded for the requests taken, instead of queueing until clients
- * time out or memory runs out. The per-request cost is a counter and a comparison; the delay is
- * judged by a timer, off the request path.
+ * Decides whether the gateway can take a request, once it is read and its client known (see
+ * RequestAdmission): not when GATEWAY_MAX_IN_FLIGHT requests are already in progress, nor, while
+ * the event loop lags (average delay over the last half second above
+ * GATEWAY_MAX_EVENT_LOOP_DELAY), from a client that already has one in progress: the client
+ * loading the gateway is shed, one sending a request at a time is not. Once shutdown has begun,
+ * new arrivals are refused (shed-load.hook.ts). Refusing early and cheaply keeps latency bounded
+ * for the requests taken, instead of queueing until clients time out or memory runs out. The
+ * per-request cost is a counter and a comparison; the delay is judged by a timer, off the
+ * request path.
  */
 export class LoadShedder implements OnApplicationShutdown {
   private inFlight = 0;
@@ -40,21 +43,23 @@ export class LoadShedder implements OnApplicationShutdown {
     }
   }
 
-  /** Takes the request (counting it in flight) or says why not. */
-  admit(): Refusal | undefined {
-    if (this.draining) return 'shutting_down';
-    if (this.lagging || this.inFlight >= this.maxInFlight) return 'overloaded';
+  /**
+   * Takes the request (counting it in flight) or refuses it; `holding` is the number of requests
+   * its client already has in progress.
+   */
+  admit(holding = 0): 'overloaded' | undefined {
+    if (this.inFlight >= this.maxInFlight || (this.lagging && holding > 0)) return 'overloaded';
     this.inFlight++;
     return undefined;
   }
 
-  /** Takes a request whatever the load: health checks and metrics must answer under overload. */
-  admitAlways(): void {
-    this.inFlight++;
-  }
-
   get requestsInFlight(): number {
     return this.inFlight;
+  }
+
+  /** Every new request would be refused: the gateway is not ready for more. */
+  get isFull(): boolean {
+    return this.inFlight >= this.maxInFlight;
   }
 
   /** From now on every new request is refused: shutdown has begun. */

@@ -3,7 +3,9 @@ import { AuthLockout } from '../auth/auth-lockout';
 import type { TrafficLimits } from '../config/traffic-limits';
 import { GatewayMetrics } from '../ops/gateway-metrics';
 import { LoadShedder } from './load-shedder';
+import { MerchantAdmission } from './merchant-admission';
 import { MerchantRateLimiter } from './merchant-rate-limiter';
+import { RequestAdmission } from './request-admission';
 
 /** The abuse and load defences, configured from the environment's traffic limits. */
 export function protectionProviders(limits: TrafficLimits): Provider[] {
@@ -17,6 +19,12 @@ export function protectionProviders(limits: TrafficLimits): Provider[] {
       },
       inject: [GatewayMetrics],
     },
+    {
+      provide: RequestAdmission,
+      useFactory: (shedder: LoadShedder) => new RequestAdmission(shedder, limits),
+      inject: [LoadShedder],
+    },
+    MerchantAdmission,
     {
       provide: AuthLockout,
       useValue: new AuthLockout({

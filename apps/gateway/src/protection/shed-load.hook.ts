@@ -1,41 +1,45 @@
-import { ApiError } from '@gateway/contract';
 import type { FastifyInstance } from 'fastify';
 import type { LoadShedder, Refusal } from './load-shedder';
+import { refusalErrors, RETRY_AFTER_SECONDS } from './refusals';
+import type { AdmissionRefusal, RequestAdmission } from './request-admission';
 
 /** Health checks and metrics are never shed: an operator must see an overloaded gateway. */
 const NEVER_SHED = /^\/(?:health\/|metrics(?:[?/]|$))/;
 
-/** Seconds a refused client is asked to wait; load changes within a second or so. */
-export const RETRY_AFTER_SECONDS = 1;
-
-const EXPLANATIONS: Record<Refusal, string> = {
-  overloaded: `The gateway is busy. Retry after ${RETRY_AFTER_SECONDS} second`,
-  shutting_down: `The gateway is shutting down. Retry after ${RETRY_AFTER_SECONDS} second`,
-};
+/** Merchant routes: admitted by the merchant guard once authenticated (MerchantAdmission). */
+const MERCHANT_ROUTES = '/api/rest/';
 
 /**
- * The first thing done with a request, before its body is read: 503 SERVER_BUSY with Retry-After
- * when the shedder refuses it. Otherwise it is counted in flight until its response is done or
- * its connection closes ('close' fires in both cases, once).
+ * Two hooks around reading a request:
+ * - on arrival, once shutdown has begun: 503 SERVER_BUSY with `Connection: close`, so the client
+ *   reconnects elsewhere (a request that arrived before goes on and is answered);
+ * - once its body is read, a request without merchant credentials (payer pages, documentation)
+ *   is admitted or refused with 503; merchant requests are admitted after authentication.
  */
 export function shedLoad(
   fastify: FastifyInstance,
   shedder: LoadShedder,
-  countRefusal: (reason: Refusal) => void,
+  admission: RequestAdmission,
+  countRefusal: (reason: Refusal | AdmissionRefusal) => void,
 ): void {
+  const errors = refusalErrors(admission.limits);
   fastify.addHook('onRequest', (request, reply, done) => {
-    const refusal = shedder.admit();
-    if (refusal === undefined || NEVER_SHED.test(request.url)) {
-      if (refusal !== undefined) shedder.admitAlways();
-      reply.raw.on('close', shedder.release);
-      return done();
-    }
-    countRefusal(refusal);
-    // During shutdown the connection is closed after the answer, so the client reconnects elsewhere.
-    if (refusal === 'shutting_down') void reply.header('connection', 'close');
+    if (!shedder.isDraining || NEVER_SHED.test(request.url)) return done();
+    countRefusal('shutting_down');
     void reply
       .code(503)
       .header('retry-after', String(RETRY_AFTER_SECONDS))
-      .send(ApiError.busy(EXPLANATIONS[refusal]).body);
+      .header('connection', 'close')
+      .send(errors.shutting_down.body);
+  });
+  fastify.addHook('preHandler', (request, reply, done) => {
+    if (request.url.startsWith(MERCHANT_ROUTES) || NEVER_SHED.test(request.url)) return done();
+    const refusal = admission.admitAnonymous(reply.raw);
+    if (refusal === undefined) return done();
+    countRefusal(refusal);
+    void reply
+      .code(errors[refusal].httpStatus)
+      .header('retry-after', String(RETRY_AFTER_SECONDS))
+      .send(errors[refusal].body);
   });
 }

@@ -53,6 +53,26 @@ describe('readiness', () => {
     });
   });
 
+  it('is not ready while the store cannot write, and says why', async () => {
+    const store = Object.assign(new InMemoryEventStore(), {
+      stats: () => ({ state: 'unwritable', unwritable: 'SQLITE_FULL' }) as SqliteWriterStats,
+    });
+    expect(await readiness(store)).toEqual({
+      ready: false,
+      body: {
+        status: 'DOWN',
+        checks: { eventStore: 'unwritable', eventStoreError: 'SQLITE_FULL' },
+      },
+    });
+  });
+
+  it('is not ready while every new request would be shed', async () => {
+    expect(await readiness(writer('open'), { overloaded: true })).toEqual({
+      ready: false,
+      body: { status: 'DOWN', checks: { eventStore: 'open', server: 'overloaded' } },
+    });
+  });
+
   it('is not ready once shutdown has begun', async () => {
     expect(await readiness(writer('open'), { bus: 'live', draining: true })).toEqual({
       ready: false,

@@ -12,16 +12,35 @@ import type {
   WriterConfig,
 } from './writer-protocol';
 import { WRITER_WORKER_SOURCE } from './writer-worker-source';
+import { EventStoreUnwritableError, isUnwritableCode } from '../event-store-unwritable.error';
 
 export interface WriterTuning {
   /** Cap on appends per transaction, bounding one commit's latency and message size. */
   readonly maxBatchAppends: number;
   /** A batch not acknowledged by then fails the writer (appends reject, outcome unknown). */
   readonly commitTimeoutMs: number;
+  /** While the store cannot write, a fresh connection tries a write this often. */
+  readonly probeIntervalMs: number;
+}
+
+export interface WriterHooks {
+  /** After each commit: subscriptions read on. */
+  readonly onCommit: () => void;
+  /**
+   * Between the writer's connections: every other connection of this process to the file must
+   * close and reopen here, since SQLite shares a file's -shm among a process's connections (one
+   * opened read-only would keep the new writer read-only too).
+   */
+  readonly reconnect: () => void;
+  /** The store stopped (with the SQLite code) or resumed taking writes. */
+  readonly onWritable?: (writable: boolean, code?: string) => void;
 }
 
 export interface WriterStats {
-  readonly state: 'open' | 'closing' | 'closed' | 'failed';
+  /** unwritable: appends are refused until a write probe succeeds (see `unwritable`). */
+  readonly state: 'open' | 'unwritable' | 'closing' | 'closed' | 'failed';
+  /** While unwritable: the SQLite code of the last failed write (SQLITE_FULL, SQLITE_READONLY, …). */
+  readonly unwritable?: string;
   readonly batches: number;
   readonly appendsCommitted: number;
   readonly eventsCommitted: number;
@@ -50,20 +69,31 @@ interface InFlight {
   readonly timer: NodeJS.Timeout;
 }
 
+type Ready = Extract<FromWriter, { type: 'ready' }>;
+
 /**
  * Main-thread half of group commit. Appends queue here; whenever the worker is idle, every
  * queued append (up to the cap) goes to it as one transaction, so while it fsyncs batch N,
  * batch N+1 accumulates. The worker owning the write connection keeps fsync off the event loop.
+ *
+ * A write the file refuses (read-only, disk full, I/O error; see isUnwritableCode) makes the
+ * store unwritable: appends are refused at once with EventStoreUnwritableError, and every
+ * probeIntervalMs the worker is replaced by a fresh one (a new connection, after every other
+ * connection of the process reconnected) that tries a write; the first that succeeds reopens.
  */
 export class GroupCommitWriter {
   private state: WriterStats['state'] = 'open';
+  private unwritableCode: string | undefined;
   private failure: Error | undefined;
+  private worker!: Worker;
+  private exited!: Promise<void>;
+  private probeTimer: NodeJS.Timeout | undefined;
+  private probing: Promise<void> | undefined;
   private queue: Pending[] = [];
   private inFlight: InFlight | undefined;
   private scheduled = false;
   private nextBatchId = 1;
   private drainWaiters: (() => void)[] = [];
-  private readonly exited: Promise<void>;
   private counters = {
     batches: 0,
     appends: 0,
@@ -76,50 +106,30 @@ export class GroupCommitWriter {
   private commitMs = { last: 0, sum: 0, max: 0 };
 
   private constructor(
-    private readonly worker: Worker,
+    private readonly config: WriterConfig,
     private readonly tuning: WriterTuning,
-    private readonly onCommit: () => void,
+    private readonly hooks: WriterHooks,
     readonly pragmas: { readonly journalMode: string; readonly synchronous: number },
-  ) {
-    worker.on('message', (message: FromWriter) => this.onMessage(message));
-    worker.on('error', (error: Error) => this.fail(`crashed (${error.name})`));
-    this.exited = new Promise((resolve) =>
-      worker.once('exit', (code) => {
-        if (this.state !== 'closed') this.fail(`exited with code ${code}`);
-        resolve();
-      }),
-    );
-    worker.unref(); // only in-flight work keeps the process alive (see dispatch)
-  }
+  ) {}
 
-  static start(
+  static async start(
     config: WriterConfig,
     tuning: WriterTuning,
-    onCommit: () => void,
+    hooks: WriterHooks,
   ): Promise<GroupCommitWriter> {
-    const worker = new Worker(WRITER_WORKER_SOURCE, { eval: true, workerData: config });
-    return new Promise((resolve, reject) => {
-      const onError = (error: Error): void =>
-        reject(new Error(`Event store writer failed to start: ${error.message}`));
-      const onExit = (code: number): void =>
-        reject(new Error(`Event store writer exited during start (code ${code})`));
-      worker.once('error', onError);
-      worker.once('exit', onExit);
-      worker.once('message', (message: FromWriter) => {
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-        if (message.type !== 'ready') {
-          void worker.terminate();
-          reject(new Error(`Event store writer sent '${message.type}' before 'ready'`));
-          return;
-        }
-        const pragmas = { journalMode: message.journalMode, synchronous: message.synchronous };
-        resolve(new GroupCommitWriter(worker, tuning, onCommit, pragmas));
-      });
-    });
+    const { worker, ready } = await startWorker(config);
+    const pragmas = { journalMode: ready.journalMode, synchronous: ready.synchronous };
+    const writer = new GroupCommitWriter(config, tuning, hooks, pragmas);
+    writer.attach(worker);
+    // Contention (another process holding the write lock) proves nothing: the first append will tell.
+    if (ready.unwritable && isUnwritableCode(ready.unwritable))
+      writer.becomeUnwritable(ready.unwritable);
+    return writer;
   }
 
   append(request: AppendRequest): Promise<AppendResult> {
+    if (this.state === 'unwritable')
+      return Promise.reject(new EventStoreUnwritableError(this.unwritableCode!));
     if (this.state !== 'open')
       return Promise.reject(this.failure ?? new Error('Event store is closed'));
     return new Promise((resolve, reject) => {
@@ -140,6 +150,7 @@ export class GroupCommitWriter {
       this.counters;
     return {
       state: this.state,
+      ...(this.state === 'unwritable' ? { unwritable: this.unwritableCode } : {}),
       batches,
       appendsCommitted: appends,
       eventsCommitted: events,
@@ -156,7 +167,9 @@ export class GroupCommitWriter {
 
   /** Commits everything already queued, then stops the worker. */
   async close(): Promise<void> {
-    if (this.state === 'open') this.state = 'closing';
+    if (this.state === 'open' || this.state === 'unwritable') this.state = 'closing';
+    clearTimeout(this.probeTimer);
+    await this.probing;
     if (this.queue.length > 0 || this.inFlight)
       await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
     if (this.state === 'closing') {
@@ -177,7 +190,8 @@ export class GroupCommitWriter {
       this.inFlight ||
       this.queue.length === 0 ||
       this.state === 'failed' ||
-      this.state === 'closed'
+      this.state === 'closed' ||
+      this.state === 'unwritable'
     )
       return;
     const appends =
@@ -201,19 +215,30 @@ export class GroupCommitWriter {
     if (message.type === 'ready' || !batch || message.id !== batch.id) return;
     clearTimeout(batch.timer);
     this.inFlight = undefined;
+    let unwritable: string | undefined;
     if (message.type === 'failed') {
-      const error = new Error(`Event store commit failed (${message.code}): ${message.message}`);
+      if (isUnwritableCode(message.code)) unwritable = message.code;
+      const error = unwritable
+        ? new EventStoreUnwritableError(message.code)
+        : new Error(`Event store commit failed (${message.code}): ${message.message}`);
       for (const pending of batch.appends) pending.reject(error);
       this.counters.rejected += batch.appends.length;
     } else {
-      this.settle(batch.appends, message.outcomes, message.commitMs);
+      unwritable = this.settle(batch.appends, message.outcomes, message.commitMs);
     }
+    if (unwritable) this.becomeUnwritable(unwritable);
     if (this.queue.length > 0) this.dispatch();
     else this.idle();
-    if (message.type === 'committed') this.onCommit();
+    if (message.type === 'committed') this.hooks.onCommit();
   }
 
-  private settle(appends: Pending[], outcomes: AppendOutcome[], commitMs: number): void {
+  /** Resolves or rejects each append; returns the code of a failure that says the file cannot be written. */
+  private settle(
+    appends: Pending[],
+    outcomes: AppendOutcome[],
+    commitMs: number,
+  ): string | undefined {
+    let unwritable: string | undefined;
     const c = this.counters;
     c.batches += 1;
     c.lastBatch = appends.length;
@@ -242,6 +267,9 @@ export class GroupCommitWriter {
         );
       } else if (outcome.status === 'duplicate') {
         pending.reject(new DuplicateEventIdError(streamId, outcome.eventId));
+      } else if (isUnwritableCode(outcome.code)) {
+        unwritable = outcome.code;
+        pending.reject(new EventStoreUnwritableError(outcome.code));
       } else {
         pending.reject(
           new Error(
@@ -250,6 +278,7 @@ export class GroupCommitWriter {
         );
       }
     });
+    return unwritable;
   }
 
   /** Nothing in flight and nothing queued. */
@@ -280,4 +309,86 @@ export class GroupCommitWriter {
   private post(message: ToWriter): void {
     this.worker.postMessage(message);
   }
+
+  private attach(worker: Worker): void {
+    this.worker = worker;
+    // A replaced worker's events are its own business: only the current one can fail the writer.
+    worker.on('message', (message: FromWriter) => {
+      if (worker === this.worker) this.onMessage(message);
+    });
+    worker.on('error', (error: Error) => {
+      if (worker === this.worker) this.fail(`crashed (${error.name})`);
+    });
+    this.exited = new Promise((resolve) =>
+      worker.once('exit', (code) => {
+        if (worker === this.worker && this.state !== 'closed' && !this.probing)
+          this.fail(`exited with code ${code}`);
+        resolve();
+      }),
+    );
+    worker.unref(); // only in-flight work keeps the process alive (see dispatch)
+  }
+
+  /** Appends are refused (queued ones at once) until a write probe succeeds. */
+  private becomeUnwritable(code: string): void {
+    this.unwritableCode = code;
+    if (this.state !== 'open') return;
+    this.state = 'unwritable';
+    const error = new EventStoreUnwritableError(code);
+    for (const pending of this.queue) pending.reject(error);
+    this.counters.rejected += this.queue.length;
+    this.queue = [];
+    this.hooks.onWritable?.(false, code);
+    this.scheduleProbe();
+  }
+
+  private scheduleProbe(): void {
+    this.probeTimer = setTimeout(() => {
+      this.probing = this.probe().finally(() => (this.probing = undefined));
+    }, this.tuning.probeIntervalMs).unref();
+  }
+
+  /** A new worker, on a new connection, tries a write (see writeProbe in the worker). */
+  private async probe(): Promise<void> {
+    this.post({ type: 'close' });
+    await this.exited;
+    let code = this.unwritableCode;
+    try {
+      this.hooks.reconnect();
+      const { worker, ready } = await startWorker(this.config);
+      this.attach(worker);
+      // Contention proves nothing either way: still unwritable for the same reason, tried again.
+      if (!ready.unwritable) code = undefined;
+      else if (isUnwritableCode(ready.unwritable)) code = ready.unwritable;
+    } catch {
+      // No connection at all (the file could not be opened): still unwritable, tried again.
+    }
+    if (this.state !== 'unwritable') return; // close() began meanwhile and takes it from here
+    this.unwritableCode = code;
+    if (code) return this.scheduleProbe();
+    this.state = 'open';
+    this.hooks.onWritable?.(true);
+  }
+}
+
+function startWorker(config: WriterConfig): Promise<{ worker: Worker; ready: Ready }> {
+  const worker = new Worker(WRITER_WORKER_SOURCE, { eval: true, workerData: config });
+  return new Promise((resolve, reject) => {
+    const onError = (error: Error): void =>
+      reject(new Error(`Event store writer failed to start: ${error.message}`));
+    const onExit = (code: number): void =>
+      reject(new Error(`Event store writer exited during start (code ${code})`));
+    worker.once('error', onError);
+    worker.once('exit', onExit);
+    worker.once('message', (message: FromWriter) => {
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      if (message.type !== 'ready') {
+        void worker.terminate();
+        reject(new Error(`Event store writer sent '${message.type}' before 'ready'`));
+        return;
+      }
+      resolve({ worker, ready: message });
+    });
+  });
 }

@@ -18,6 +18,8 @@ import { GroupCommitWriter, type WriterStats } from './group-commit-writer';
 import { migrate } from './schema';
 import { SqliteReads } from './sqlite-reads';
 
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
 export interface SqliteEventStoreOptions {
   /** Database file; its directory is created if missing. */
   readonly filename: string;
@@ -31,6 +33,10 @@ export interface SqliteEventStoreOptions {
   readonly pollIntervalMs?: number;
   /** Events per subscription read (default 500). */
   readonly subscriptionBatchSize?: number;
+  /** While the file cannot be written, a write is tried this often (default 1000). */
+  readonly probeIntervalMs?: number;
+  /** Told when the store stops taking writes (with the SQLite code) and when it takes them again. */
+  readonly onWritableChange?: (writable: boolean, code?: string) => void;
 }
 
 /**
@@ -43,18 +49,14 @@ export class SqliteEventStore implements EventStore {
   private readonly listeners = new Set<() => void>();
   private readonly subscriptions = new Set<CatchUpSubscription>();
   private closing: Promise<void> | undefined;
-  private readonly reads: SqliteReads;
+  private reads: SqliteReads;
+  private writer!: GroupCommitWriter;
 
   private constructor(
-    private readonly reader: Database.Database,
-    private readonly writer: GroupCommitWriter,
+    private reader: Database.Database,
     private readonly options: SqliteEventStoreOptions,
-    notifier: { notify: () => void },
   ) {
     this.reads = new SqliteReads(reader);
-    notifier.notify = () => {
-      for (const listener of this.listeners) listener();
-    };
   }
 
   static async open(options: SqliteEventStoreOptions): Promise<SqliteEventStore> {
@@ -63,23 +65,30 @@ export class SqliteEventStore implements EventStore {
     }
     const filename = resolve(options.filename);
     mkdirSync(dirname(filename), { recursive: true });
-    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
     const reader = new Database(filename);
     try {
       reader.pragma(`busy_timeout = ${busyTimeoutMs}`);
       reader.pragma('journal_mode = WAL'); // persistent in the file; set before the writer starts
       migrate(reader);
       reader.pragma('query_only = ON');
-      const notifier = { notify: (): void => undefined };
-      const writer = await GroupCommitWriter.start(
+      const store = new SqliteEventStore(reader, { ...options, filename });
+      store.writer = await GroupCommitWriter.start(
         { filename, sqliteModule: require.resolve('better-sqlite3'), busyTimeoutMs },
         {
           maxBatchAppends: options.maxBatchAppends ?? 1000,
           commitTimeoutMs: options.commitTimeoutMs ?? 30_000,
+          probeIntervalMs: options.probeIntervalMs ?? 1000,
         },
-        () => notifier.notify(),
+        {
+          onCommit: () => {
+            for (const listener of store.listeners) listener();
+          },
+          reconnect: () => store.reconnectReader(),
+          onWritable: options.onWritableChange,
+        },
       );
-      return new SqliteEventStore(reader, writer, { ...options, filename }, notifier);
+      return store;
     } catch (error) {
       reader.close();
       throw error;
@@ -153,6 +162,19 @@ export class SqliteEventStore implements EventStore {
       this.reader.close();
     })();
     return this.closing;
+  }
+
+  /**
+   * A new read connection in place of the old, closed first: the writer's next connection must not
+   * inherit the old one's view of the -shm (see WriterHooks.reconnect). Reads are synchronous, so
+   * none runs in between.
+   */
+  private reconnectReader(): void {
+    this.reader.close();
+    this.reader = new Database(this.options.filename);
+    this.reader.pragma(`busy_timeout = ${this.options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
+    this.reader.pragma('query_only = ON');
+    this.reads = new SqliteReads(this.reader);
   }
 
   /** Test hook: kills the writer thread as a crash would. */

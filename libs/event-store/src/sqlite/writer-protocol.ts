@@ -25,6 +25,7 @@ export type AppendOutcome =
   | { status: 'failed'; code: string }; // this append alone was rolled back
 
 export type FromWriter =
-  | { type: 'ready'; journalMode: string; synchronous: number }
+  // unwritable: the SQLite code of the start-up write probe's failure; absent when it wrote.
+  | { type: 'ready'; journalMode: string; synchronous: number; unwritable?: string }
   | { type: 'committed'; id: number; outcomes: AppendOutcome[]; commitMs: number }
   | { type: 'failed'; id: number; code: string; message: string };

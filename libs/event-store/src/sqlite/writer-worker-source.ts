@@ -106,9 +106,24 @@ parentPort.on('message', (message) => {
   }
 });
 
+// Proves the file, its journal and the disk take a write now: the schema version rewritten as it
+// is, under the write lock, so nothing changes. A store that cannot write starts unwritable.
+function writeProbe() {
+  if (db.readonly) return 'SQLITE_READONLY';
+  try {
+    db.transaction(() => {
+      db.pragma('user_version = ' + Number(db.pragma('user_version', { simple: true })));
+    }).immediate();
+    return undefined;
+  } catch (error) {
+    return codeOf(error);
+  }
+}
+
 parentPort.postMessage({
   type: 'ready',
   journalMode: String(db.pragma('journal_mode', { simple: true })),
   synchronous: Number(db.pragma('synchronous', { simple: true })),
+  unwritable: writeProbe(),
 });
 `;
