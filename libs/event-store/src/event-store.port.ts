@@ -84,6 +84,32 @@ export class DuplicateEventIdError extends Error {
   }
 }
 
+/**
+ * A stream as stored does not run from revision 0 (or the revision a read started at) to its head
+ * without a gap, or disagrees with another record of its head (streams never shrink). The store is
+ * damaged: a reader must refuse to answer from it rather than take a missing event as never
+ * written. Nothing was returned.
+ */
+export class StreamIntegrityError extends Error {
+  constructor(
+    readonly streamId: string,
+    /** What was found, e.g. "revision 2 follows revision 0" or "head table says 4, events end at 2". */
+    readonly found: string,
+  ) {
+    super(`Stream '${streamId}' is damaged: ${found}`);
+    this.name = 'StreamIntegrityError';
+  }
+}
+
+export interface ReadStreamOptions {
+  /**
+   * Read only the events from this revision on (default 0). The stream must already have the
+   * events before it: a caller that saw revision n can ask from n + 1 and get [] when nothing is
+   * new, but a stream with fewer than `fromRevision` events is damaged (StreamIntegrityError).
+   */
+  readonly fromRevision?: number;
+}
+
 export interface ReadAllOptions {
   /** Exclusive lower bound; omit to read from the first event. */
   readonly after?: GlobalPosition;
@@ -114,8 +140,13 @@ export interface EventStore {
     events: readonly NewEvent[],
     expectedRevision: ExpectedRevision,
   ): Promise<AppendResult>;
-  /** Every event of one stream in revision order; empty when the stream does not exist. */
-  readStream(streamId: string): Promise<StoredEvent[]>;
+  /**
+   * Every event of one stream in revision order (from `fromRevision`); empty when the stream does
+   * not exist. Checks that the revisions run without a gap from where the read started to the
+   * stream's head, and that the head agrees with any independent record the adapter keeps of it;
+   * otherwise rejects with StreamIntegrityError.
+   */
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<StoredEvent[]>;
   /** Events after a global position, in commit order. */
   readAll(options?: ReadAllOptions): Promise<StoredEvent[]>;
   subscribe(options?: SubscribeOptions): Subscription;

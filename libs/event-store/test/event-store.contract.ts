@@ -4,6 +4,7 @@ import {
   EventStore,
   NewEvent,
   StoredEvent,
+  StreamIntegrityError,
   Subscription,
   WrongExpectedRevisionError,
 } from '../src';
@@ -60,18 +61,30 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected a rejection');
 }
 
+export interface ContractStore {
+  readonly store: EventStore;
+  readonly cleanup?: () => Promise<void>;
+  /**
+   * Damages the storage under the store as a bad disk or a flipped index would: the event at
+   * `revision` of `streamId` is no longer found under that stream. Absent where the test cannot
+   * reach the storage (a real server): the integrity tests are then skipped.
+   */
+  readonly loseEvent?: (streamId: string, revision: number) => Promise<void>;
+}
+
 /** Every promise of the EventStore port, run against one adapter. */
 export function describeEventStoreContract(
   name: string,
-  factory: () => Promise<{ store: EventStore; cleanup?: () => Promise<void> }>,
+  factory: () => Promise<ContractStore>,
   options: ContractOptions = {},
 ): void {
   describe(`EventStore contract: ${name}`, () => {
     let store: EventStore;
     let cleanup: (() => Promise<void>) | undefined;
+    let loseEvent: ContractStore['loseEvent'];
 
     beforeEach(async () => {
-      ({ store, cleanup } = await factory());
+      ({ store, cleanup, loseEvent } = await factory());
     });
     afterEach(async () => {
       await store.close();
@@ -338,6 +351,86 @@ export function describeEventStoreContract(
         });
         expect(afterFirst.map((e) => e.streamId)).toEqual(['order:M10:b', 'order:M2:c']);
       });
+    });
+
+    describe('readStream from a revision', () => {
+      it('returns the events from that revision on, and none once past the head', async () => {
+        await store.appendToStream('s', [newEvent({ i: 0 }), newEvent({ i: 1 })], 'no_stream');
+        await store.appendToStream('s', [newEvent({ i: 2 })], 1);
+        const from1 = await store.readStream('s', { fromRevision: 1 });
+        expect(from1.map((e) => [e.revision, e.data])).toEqual([
+          [1, { i: 1 }],
+          [2, { i: 2 }],
+        ]);
+        expect(await store.readStream('s', { fromRevision: 3 })).toEqual([]);
+        expect(await store.readStream('s', { fromRevision: 0 })).toHaveLength(3);
+        expect(await store.readStream('missing', { fromRevision: 0 })).toEqual([]);
+      });
+
+      it('refuses a revision the stream never reached: a stream never shrinks', async () => {
+        await store.appendToStream('s', [newEvent(), newEvent()], 'no_stream');
+        for (const [streamId, fromRevision] of [
+          ['s', 3],
+          ['missing', 1],
+        ] as const) {
+          const error = await rejection(store.readStream(streamId, { fromRevision }));
+          expect(error).toBeInstanceOf(StreamIntegrityError);
+          expect(error).toMatchObject({ streamId });
+        }
+      });
+
+      it('rejects a fromRevision that is not a non-negative integer', async () => {
+        for (const fromRevision of [-1, 1.5, Number.NaN])
+          await expect(store.readStream('s', { fromRevision })).rejects.toThrow(TypeError);
+      });
+    });
+
+    const withStorage = (title: string, test: () => Promise<void>) =>
+      it(title, () => (loseEvent ? test() : Promise.resolve()));
+
+    describe('a damaged stream', () => {
+      beforeEach(async () => {
+        await store.appendToStream('s', [newEvent({ i: 0 }), newEvent({ i: 1 })], 'no_stream');
+        await store.appendToStream('s', [newEvent({ i: 2 }), newEvent({ i: 3 })], 1);
+        await store.appendToStream('healthy', [newEvent()], 'no_stream');
+      });
+
+      async function expectDamaged(found: RegExp): Promise<void> {
+        const error = await rejection(store.readStream('s'));
+        expect(error).toBeInstanceOf(StreamIntegrityError);
+        expect(error).toMatchObject({ streamId: 's' });
+        expect((error as Error).message).toMatch(found);
+        expect(await store.readStream('healthy')).toHaveLength(1);
+      }
+
+      withStorage('is refused when an event in the middle is missing', async () => {
+        await loseEvent!('s', 1);
+        await expectDamaged(/revision 2 where revision 1 was expected/);
+      });
+
+      withStorage('is refused when its first event is missing', async () => {
+        await loseEvent!('s', 0);
+        await expectDamaged(/revision 1 where revision 0 was expected/);
+      });
+
+      withStorage('is refused when its last event is missing', async () => {
+        await loseEvent!('s', 3);
+        await expectDamaged(/recorded as revision 3 but its events end at revision 2/);
+      });
+
+      withStorage(
+        'is refused when none of its events is found, and no new stream starts on it',
+        async () => {
+          for (const revision of [0, 1, 2, 3]) await loseEvent!('s', revision);
+          await expectDamaged(/recorded as revision 3 but its events end at no event/);
+          const head = await store.headPosition();
+          await expect(
+            store.appendToStream('s', [newEvent({ second: 'creation' })], 'no_stream'),
+          ).rejects.toThrow(/damaged|expected/);
+          expect(await store.headPosition()).toBe(head);
+          await expect(store.readStream('s')).rejects.toThrow(StreamIntegrityError);
+        },
+      );
     });
 
     describe('subscribe', () => {

@@ -1,4 +1,10 @@
 import { InMemoryEventStore } from '../src';
 import { describeEventStoreContract } from './event-store.contract';
 
-describeEventStoreContract('in-memory', async () => ({ store: new InMemoryEventStore() }));
+describeEventStoreContract('in-memory', async () => {
+  const store = new InMemoryEventStore();
+  return {
+    store,
+    loseEvent: async (streamId, revision) => store.loseFromIndexForTests(streamId, revision),
+  };
+});

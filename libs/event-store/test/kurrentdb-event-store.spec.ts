@@ -20,7 +20,12 @@ describeEventStoreContract(
     }
     const standin = await startKurrentDbStandin();
     const store = new KurrentDbEventStore({ connectionString: standin.connectionString });
-    return { store, cleanup: () => standin.stop() };
+    const loseEvent = async (streamId: string, revision: number) =>
+      standin.log.tamperWithStorage((records) => {
+        const lost = records.findIndex((r) => r.streamId === streamId && r.revision === revision);
+        records.splice(lost, 1);
+      });
+    return { store, cleanup: () => standin.stop(), loseEvent };
   },
   { idsCheckedAcrossStreams: false },
 );

@@ -1,6 +1,11 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { SCHEMA_VERSION, SqliteEventStore, WrongExpectedRevisionError } from '../src';
+import {
+  SCHEMA_VERSION,
+  SqliteEventLog,
+  SqliteEventStore,
+  WrongExpectedRevisionError,
+} from '../src';
 import { describeEventStoreContract, newEvent, take } from './event-store.contract';
 import { tempDir } from './support/temp-db';
 
@@ -8,8 +13,9 @@ describeEventStoreContract(
   'sqlite',
   async () => {
     const { dir, remove } = tempDir();
-    const store = await SqliteEventStore.open({ filename: join(dir, 'nested', 'events.db') });
-    return { store, cleanup: async () => remove() };
+    const filename = join(dir, 'nested', 'events.db');
+    const store = await SqliteEventStore.open({ filename });
+    return { store, cleanup: async () => remove(), loseEvent: deleteEvent(filename) };
   },
   { commitCount: (store) => (store as SqliteEventStore).stats().batches },
 );
@@ -78,6 +84,51 @@ describe('SqliteEventStore', () => {
     } finally {
       raw.close();
     }
+  });
+
+  it("keeps each stream's head in a table of its own that only moves forward", async () => {
+    const store = await open();
+    await store.appendToStream('s', [newEvent(), newEvent()], 'no_stream');
+    await store.close();
+    const raw = new Database(filename);
+    try {
+      expect(raw.prepare('SELECT stream_id, revision FROM streams').all()).toEqual([
+        { stream_id: 's', revision: 1 },
+      ]);
+      expect(() => raw.prepare('DELETE FROM streams').run()).toThrow(/never removed/);
+      expect(() => raw.prepare('UPDATE streams SET revision = 0').run()).toThrow(/forward/);
+    } finally {
+      raw.close();
+    }
+  });
+
+  it('migrates a store of schema 2: heads recorded from the events, reads and appends go on', async () => {
+    const store = await open();
+    await store.appendToStream('a', [newEvent({ n: 0 }), newEvent({ n: 1 })], 'no_stream');
+    await store.appendToStream('b', [newEvent()], 'no_stream');
+    await store.appendToStream('a', [newEvent({ n: 2 })], 1);
+    await store.close();
+    const raw = new Database(filename);
+    raw.exec('DROP TABLE streams');
+    raw.pragma('user_version = 2');
+    raw.close();
+
+    const migrated = await open();
+    expect((await migrated.readStream('a')).map((e) => e.data)).toEqual([
+      { n: 0 },
+      { n: 1 },
+      { n: 2 },
+    ]);
+    await expect(migrated.appendToStream('a', [newEvent()], 'no_stream')).rejects.toMatchObject({
+      actual: 2,
+    });
+    await expect(migrated.appendToStream('a', [newEvent({ n: 3 })], 2)).resolves.toMatchObject({
+      nextExpectedRevision: 3,
+    });
+    await migrated.close();
+    const log = SqliteEventLog.open(filename);
+    expect(log.verify().problems).toEqual([]);
+    await log.close();
   });
 
   it('group-commits appends that arrive together, each checked on its own', async () => {
@@ -194,3 +245,16 @@ describe('SqliteEventStore', () => {
     await expect(SqliteEventStore.open({ filename: ':memory:' })).rejects.toThrow(/file/);
   });
 });
+
+/** Deletes an event behind the store's back (its immutability trigger dropped first). */
+function deleteEvent(filename: string) {
+  return async (streamId: string, revision: number): Promise<void> => {
+    const db = new Database(filename);
+    try {
+      db.exec('DROP TRIGGER IF EXISTS events_no_delete');
+      db.prepare('DELETE FROM events WHERE stream_id = ? AND revision = ?').run(streamId, revision);
+    } finally {
+      db.close();
+    }
+  };
+}

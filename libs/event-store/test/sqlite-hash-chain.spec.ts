@@ -141,6 +141,8 @@ describe('tamper evidence of the embedded event store', () => {
     const { head } = verify(filename);
     const db = new Database(filename);
     db.exec('DROP TRIGGER events_no_update; DROP TRIGGER events_no_delete;');
+    // The stream heads too, or the store refuses to start those streams again.
+    db.exec('DROP TRIGGER streams_no_delete; DELETE FROM streams;');
     db.exec('DELETE FROM events; DELETE FROM sqlite_sequence;');
     db.close();
     return writeLog(filename).then(() => {

@@ -23,12 +23,14 @@ import {
   GlobalPosition,
   NewEvent,
   ReadAllOptions,
+  ReadStreamOptions,
   StoredEvent,
   SubscribeOptions,
   Subscription,
   WrongExpectedRevisionError,
 } from '../event-store.port';
 import { serializeAppend, type SerializedEvent } from '../new-events';
+import { checkRevisionRun, fromRevisionOf, headMismatch } from '../stream-integrity';
 import type { ChainReport } from '../chain-report';
 import { verifyStreamChains, type StreamChainOptions } from './verify-stream-chains';
 import { KurrentDbSubscription, ResubscribeTuning } from './kurrentdb-subscription';
@@ -120,23 +122,31 @@ export class KurrentDbEventStore implements EventStore {
     return append;
   }
 
-  async readStream(streamId: string): Promise<StoredEvent[]> {
+  /**
+   * Reads from the event before `fromRevision`, which must be there (streams never shrink), and
+   * checks the revisions run without a gap to a head no lower than the last this adapter saw.
+   */
+  async readStream(streamId: string, options?: ReadStreamOptions): Promise<StoredEvent[]> {
     this.assertOpen();
+    const from = fromRevisionOf(options);
+    const start = Math.max(0, from - 1);
     const events: StoredEvent[] = [];
     try {
       for await (const resolved of this.client.readStream(this.namespace + streamId, {
-        fromRevision: START,
+        fromRevision: BigInt(start),
         direction: FORWARDS,
       })) {
         events.push(this.toStored(resolved));
       }
     } catch (error) {
-      if (error instanceof StreamNotFoundError) return [];
-      throw error;
+      if (!(error instanceof StreamNotFoundError)) throw error;
     }
+    const last = checkRevisionRun(streamId, events, start);
+    const seen = Math.max(from - 1, this.tails.revisionOf(streamId));
+    if (last < seen) throw headMismatch(streamId, last, seen);
     // The caller usually appends next, expecting this revision: its predecessor is known.
     if (events.length) this.tails.remember(streamId, tailOf(events[events.length - 1]));
-    return events;
+    return from > 0 ? events.slice(1) : events;
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {
@@ -226,7 +236,12 @@ export class KurrentDbEventStore implements EventStore {
     events: readonly SerializedEvent[],
     expected: ExpectedRevision,
   ): Promise<{ tail: StreamTail; state: StreamState }> {
-    if (expected === 'no_stream') return { tail: NO_STREAM_TAIL, state: NO_STREAM };
+    if (expected === 'no_stream') {
+      // A stream this adapter saw cannot have gone: never let a damaged server start it anew.
+      const known = this.tails.revisionOf(streamId);
+      if (known >= 0) throw new WrongExpectedRevisionError(streamId, expected, known);
+      return { tail: NO_STREAM_TAIL, state: NO_STREAM };
+    }
     if (expected !== 'any') {
       const tail = this.tails.at(streamId, expected) ?? tailOf(await this.lastEvent(streamId));
       if (tail.revision !== expected) {

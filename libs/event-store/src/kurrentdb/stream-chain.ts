@@ -84,6 +84,11 @@ export class StreamTailCache {
 
   constructor(private readonly max = 10_000) {}
 
+  /** The latest revision known of the stream, -1 if none: a lower bound for its head. */
+  revisionOf(streamId: string): number {
+    return this.tails.get(streamId)?.revision ?? -1;
+  }
+
   at(streamId: string, revision: number): StreamTail | undefined {
     const tail = this.tails.get(streamId);
     return tail?.revision === revision ? tail : undefined;

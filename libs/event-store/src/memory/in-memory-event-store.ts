@@ -7,12 +7,14 @@ import {
   GlobalPosition,
   NewEvent,
   ReadAllOptions,
+  ReadStreamOptions,
   StoredEvent,
   SubscribeOptions,
   Subscription,
   WrongExpectedRevisionError,
 } from '../event-store.port';
 import { revisionMatches, serializeAppend, SerializedEvent } from '../new-events';
+import { checkHead, checkRevisionRun, fromRevisionOf, headMismatch } from '../stream-integrity';
 
 interface Row extends SerializedEvent {
   readonly streamId: string;
@@ -31,6 +33,8 @@ const DEFAULT_READ_ALL_COUNT = 1000;
 export class InMemoryEventStore implements EventStore {
   private readonly rows: Row[] = [];
   private readonly streams = new Map<string, number[]>(); // stream id → indexes into rows
+  /** Each stream's last revision, kept apart from its index as the SQLite adapter does. */
+  private readonly heads = new Map<string, number>();
   private readonly eventIds = new Set<string>();
   private readonly listeners = new Set<() => void>();
   private readonly subscriptions = new Set<CatchUpSubscription>();
@@ -44,7 +48,8 @@ export class InMemoryEventStore implements EventStore {
     this.assertOpen();
     const serialized = serializeAppend(streamId, events, expectedRevision);
     const indexes = this.streams.get(streamId) ?? [];
-    const actual = indexes.length - 1;
+    const actual = this.heads.get(streamId) ?? -1;
+    if (indexes.length - 1 !== actual) throw headMismatch(streamId, indexes.length - 1, actual);
     if (!revisionMatches(expectedRevision, actual)) {
       throw new WrongExpectedRevisionError(
         streamId,
@@ -71,14 +76,30 @@ export class InMemoryEventStore implements EventStore {
       });
     }
     this.streams.set(streamId, indexes);
+    this.heads.set(streamId, indexes.length - 1);
     for (const listener of this.listeners) listener();
     const last = this.rows[this.rows.length - 1];
     return { nextExpectedRevision: last.revision, position: last.position };
   }
 
-  async readStream(streamId: string): Promise<StoredEvent[]> {
+  async readStream(streamId: string, options?: ReadStreamOptions): Promise<StoredEvent[]> {
     this.assertOpen();
-    return (this.streams.get(streamId) ?? []).map((index) => toStored(this.rows[index]));
+    const from = fromRevisionOf(options);
+    // Index i holds revision i unless the index is damaged, which the checks then report.
+    const events = (this.streams.get(streamId) ?? [])
+      .slice(from)
+      .map((index) => toStored(this.rows[index]));
+    checkHead(streamId, checkRevisionRun(streamId, events, from), this.heads.get(streamId) ?? -1);
+    return events;
+  }
+
+  /** Test hook: drops one event from its stream's index, as a damaged index would. */
+  loseFromIndexForTests(streamId: string, revision: number): void {
+    const indexes = this.streams.get(streamId) ?? [];
+    this.streams.set(
+      streamId,
+      indexes.filter((index) => this.rows[index].revision !== revision),
+    );
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {

@@ -13,6 +13,7 @@ import type {
 } from './writer-protocol';
 import { WRITER_WORKER_SOURCE } from './writer-worker-source';
 import { EventStoreUnwritableError, isUnwritableCode } from '../event-store-unwritable.error';
+import { headMismatch } from '../stream-integrity';
 
 export interface WriterTuning {
   /** Cap on appends per transaction, bounding one commit's latency and message size. */
@@ -267,6 +268,8 @@ export class GroupCommitWriter {
         );
       } else if (outcome.status === 'duplicate') {
         pending.reject(new DuplicateEventIdError(streamId, outcome.eventId));
+      } else if (outcome.status === 'damaged') {
+        pending.reject(headMismatch(streamId, outcome.last, outcome.head));
       } else if (isUnwritableCode(outcome.code)) {
         unwritable = outcome.code;
         pending.reject(new EventStoreUnwritableError(outcome.code));

@@ -37,6 +37,20 @@ export const MIGRATIONS: readonly Migration[] = [
     db.exec(`CREATE TRIGGER events_no_update BEFORE UPDATE ON events
                BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;`);
   },
+  // 3: each stream's head (its last revision), kept apart from the events and their
+  // (stream_id, revision) index and moved in the same transaction as every append. Reads and
+  // appends check the two against each other, so a damaged index cannot pass a stream off as
+  // missing or shorter (see sqlite-reads.ts). WITHOUT ROWID: the table is a B-tree of its own.
+  `CREATE TABLE streams (
+     stream_id TEXT    PRIMARY KEY,
+     revision  INTEGER NOT NULL CHECK (revision >= 0)
+   ) STRICT, WITHOUT ROWID;
+   INSERT INTO streams (stream_id, revision)
+     SELECT stream_id, max(revision) FROM events GROUP BY stream_id;
+   CREATE TRIGGER streams_no_delete BEFORE DELETE ON streams
+     BEGIN SELECT RAISE(ABORT, 'stream heads are never removed'); END;
+   CREATE TRIGGER streams_forward_only BEFORE UPDATE ON streams WHEN NEW.revision <= OLD.revision
+     BEGIN SELECT RAISE(ABORT, 'stream heads only move forward'); END;`,
 ];
 
 interface UnhashedRow {

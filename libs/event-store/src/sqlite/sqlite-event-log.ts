@@ -4,6 +4,7 @@ import type {
   EventReader,
   GlobalPosition,
   ReadAllOptions,
+  ReadStreamOptions,
   StoredEvent,
 } from '../event-store.port';
 import { SCHEMA_VERSION } from './schema';
@@ -35,8 +36,8 @@ export class SqliteEventLog implements EventReader {
     return new SqliteEventLog(db);
   }
 
-  async readStream(streamId: string): Promise<StoredEvent[]> {
-    return this.reads.readStream(streamId);
+  async readStream(streamId: string, options?: ReadStreamOptions): Promise<StoredEvent[]> {
+    return this.reads.readStream(streamId, options);
   }
 
   async readAll(options?: ReadAllOptions): Promise<StoredEvent[]> {

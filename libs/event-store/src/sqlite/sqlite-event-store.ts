@@ -9,6 +9,7 @@ import type {
   GlobalPosition,
   NewEvent,
   ReadAllOptions,
+  ReadStreamOptions,
   StoredEvent,
   SubscribeOptions,
   Subscription,
@@ -108,9 +109,9 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  async readStream(streamId: string): Promise<StoredEvent[]> {
+  async readStream(streamId: string, options?: ReadStreamOptions): Promise<StoredEvent[]> {
     this.assertOpen();
-    return this.reads.readStream(streamId);
+    return this.reads.readStream(streamId, options);
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<StoredEvent[]> {

@@ -1,5 +1,12 @@
 import type Database from 'better-sqlite3';
-import type { EventData, GlobalPosition, ReadAllOptions, StoredEvent } from '../event-store.port';
+import type {
+  EventData,
+  GlobalPosition,
+  ReadAllOptions,
+  ReadStreamOptions,
+  StoredEvent,
+} from '../event-store.port';
+import { checkHead, checkRevisionRun, fromRevisionOf } from '../stream-integrity';
 
 /** A row as an array in COLUMNS order: raw rows skip building an object per row (replays read millions). */
 type Row = [bigint, string, bigint, string, string, string, string, string];
@@ -29,7 +36,8 @@ export interface Shard {
  * acknowledged append sees it.
  */
 export class SqliteReads {
-  private readonly stream: Database.Statement;
+  /** A stream's events from a revision on, with its head from the streams table, in one snapshot. */
+  private readonly stream: (streamId: string, from: number) => { head: number; rows: Row[] };
   private readonly all: ReturnType<typeof readAllStatements>;
   private readonly allData: ReturnType<typeof readAllStatements>;
   private readonly shardData: Database.Statement;
@@ -37,7 +45,15 @@ export class SqliteReads {
 
   constructor(db: Database.Database) {
     const prepare = (sql: string) => db.prepare(sql).safeIntegers(true).raw(true);
-    this.stream = prepare(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? ORDER BY revision`);
+    const events = prepare(
+      `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`,
+    );
+    const head = db.prepare('SELECT revision FROM streams WHERE stream_id = ?').pluck();
+    // A read transaction: both statements see the same commit, so the two must agree exactly.
+    this.stream = db.transaction((streamId: string, from: number) => ({
+      head: (head.get(streamId) as number | undefined) ?? -1,
+      rows: events.all(streamId, from) as Row[],
+    }));
     this.all = readAllStatements(prepare, COLUMNS);
     this.allData = readAllStatements(prepare, DATA_COLUMNS);
     this.shardData = prepare(
@@ -48,8 +64,17 @@ export class SqliteReads {
     this.head = db.prepare('SELECT max(position) FROM events').safeIntegers(true).pluck();
   }
 
-  readStream(streamId: string): StoredEvent[] {
-    return (this.stream.all(streamId) as Row[]).map(toStored);
+  /**
+   * The index finds the events, the streams table says where the stream ends: independent
+   * records, so a damaged index shows as a disagreement (StreamIntegrityError), never as a
+   * missing or shorter stream.
+   */
+  readStream(streamId: string, options?: ReadStreamOptions): StoredEvent[] {
+    const from = fromRevisionOf(options);
+    const { head, rows } = this.stream(streamId, from);
+    const stored = rows.map(toStored);
+    checkHead(streamId, checkRevisionRun(streamId, stored, from), head);
+    return stored;
   }
 
   readAll(options: ReadAllOptions = {}): StoredEvent[] {

@@ -22,6 +22,7 @@ export type AppendOutcome =
   | { status: 'ok'; revision: number; position: bigint }
   | { status: 'conflict'; actual: number } // -1: no stream
   | { status: 'duplicate'; eventId: string }
+  | { status: 'damaged'; head: number; last: number } // the head table and the index disagree
   | { status: 'failed'; code: string }; // this append alone was rolled back
 
 export type FromWriter =

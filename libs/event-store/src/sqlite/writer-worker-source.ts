@@ -22,6 +22,11 @@ db.pragma('synchronous = FULL'); // fsync the WAL on every commit: an ack surviv
 db.defaultSafeIntegers(true); // positions come back as bigint
 
 const head = db.prepare('SELECT revision, hash FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
+const recordedHead = db.prepare('SELECT revision FROM streams WHERE stream_id = ?').pluck();
+const moveHead = db.prepare(
+  'INSERT INTO streams (stream_id, revision) VALUES (?, ?)' +
+    ' ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision',
+);
 const logHead = db.prepare('SELECT hash FROM events ORDER BY position DESC LIMIT 1').pluck();
 const known = db.prepare('SELECT 1 FROM events WHERE event_id = ?').pluck();
 const insert = db.prepare(
@@ -48,6 +53,11 @@ function matches(expected, actual) {
 const appendOne = db.transaction((append, recordedAt) => {
   const last = head.get(append.streamId);
   const actual = last === undefined ? -1 : Number(last.revision);
+  // The head table and the index are independent: a damaged index must not pass a stream off as new.
+  const recorded = recordedHead.get(append.streamId);
+  if ((recorded === undefined ? -1 : Number(recorded)) !== actual) {
+    return { status: 'damaged', head: recorded === undefined ? -1 : Number(recorded), last: actual };
+  }
   if (!matches(append.expected, actual)) return { status: 'conflict', actual };
   const ids = new Set();
   for (const event of append.events) {
@@ -67,6 +77,7 @@ const appendOne = db.transaction((append, recordedAt) => {
     previous = hash;
     logTail = hash;
   }
+  moveHead.run(append.streamId, revision);
   return { status: 'ok', revision, position };
 });
 
