@@ -36,6 +36,7 @@ import { OrderListHttpController } from './order/order-list.http.controller';
 import { OrderEventFeed } from './order-events/order-event.feed';
 import { OrderEventsHttpController } from './order-events/order-events.http.controller';
 import { OrderHttpController } from './order/order.http.controller';
+import { OrderSizeLimit } from './order/order-size-limit';
 import { OrderRepository } from './order/order.repository';
 import { RetrieveOrderHandler } from './order/retrieve-order.query';
 import { PageTokens } from './payer/page-token';
@@ -195,7 +196,11 @@ export class AppModule {
         {
           provide: OrderRepository,
           useFactory: (store: EventStore, metrics: GatewayMetrics) =>
-            new OrderRepository(store, (seconds) => metrics.appendDuration.observe(seconds)),
+            new OrderRepository(
+              store,
+              (seconds) => metrics.appendDuration.observe(seconds),
+              config.orders.cachedEvents,
+            ),
           inject: [EVENT_STORE, GatewayMetrics],
         },
         { provide: ACQUIRER, useValue: new SimulatedAcquirer() },
@@ -251,6 +256,7 @@ export class AppModule {
         },
         // One lock per order for the merchant's operations and the payer's steps alike.
         { provide: KeyedMutex, useValue: new KeyedMutex() },
+        { provide: OrderSizeLimit, useValue: new OrderSizeLimit(config.orders.maxTransactions) },
         StoreShutdown,
         OrderEventFeed,
         ...protectionProviders(config.limits),

@@ -36,8 +36,16 @@ export interface GatewayConfig {
   readonly projectionBatchSize: number;
   readonly limits: TrafficLimits;
   readonly connections: ConnectionLimits;
+  readonly orders: OrderSettings;
   /** On SIGTERM, how long in-flight requests may take before their connections are cut. */
   readonly shutdownGraceSeconds: number;
+}
+
+export interface OrderSettings {
+  /** Transactions one order may hold; a new one past it is refused (order-size-limit.ts). */
+  readonly maxTransactions: number;
+  /** Events folded into the orders kept in memory at most; 0 folds every order from scratch. */
+  readonly cachedEvents: number;
 }
 
 export type BusConfig =
@@ -116,6 +124,10 @@ export function loadConfig(
     projectionBatchSize: integer('GATEWAY_PROJECTION_BATCH', 500, 1, 10_000),
     limits: loadTrafficLimits(integer),
     connections: loadConnectionLimits(integer, problems),
+    orders: {
+      maxTransactions: integer('GATEWAY_MAX_TRANSACTIONS_PER_ORDER', 1000, 1, 100_000),
+      cachedEvents: integer('GATEWAY_ORDER_CACHE_EVENTS', 100_000, 0, 10_000_000),
+    },
     shutdownGraceSeconds: integer('GATEWAY_SHUTDOWN_TIMEOUT', 10, 1, 3600),
   };
   if (problems.length) throw new ConfigError(problems);

@@ -2,6 +2,7 @@ import { findTransaction, orderStreamId, type Order, type OrderState } from '@ga
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { KeyedMutex } from '../order/keyed-mutex';
+import { OrderSizeLimit } from '../order/order-size-limit';
 import { OrderRepository } from '../order/order.repository';
 import { CLOCK, type Clock } from '../tokens';
 import { OperationAnswers } from './operation-answers';
@@ -27,6 +28,7 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
     private readonly answers: OperationAnswers,
     private readonly locks: KeyedMutex,
     private readonly sensitive: SensitiveData,
+    private readonly sizeLimit: OrderSizeLimit,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -43,6 +45,7 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
     const loaded = await this.orders.load(streamId);
     const replayed = replay(loaded.state, command, correlationId);
     if (replayed) return replayed;
+    this.sizeLimit.refuseIfFull(loaded.state, command.orderId, command.transactionId);
 
     const now = this.clock();
     const { request, instrument } = toOrderRequest(command.apiOperation, command.body, {

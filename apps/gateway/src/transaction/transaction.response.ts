@@ -27,6 +27,18 @@ export function renderTransaction(
   correlationId?: string,
   view: ResponseView = MASKED_VIEW,
 ): Json {
+  const latest = tx.sourceOfFunds ? undefined : latestSourceOfFunds(order, tx);
+  return renderWithSource(order, tx, latest, correlationId, view);
+}
+
+/** `source`: the card or account of the order's latest funding transaction up to `tx`. */
+function renderWithSource(
+  order: Order,
+  tx: TransactionState,
+  latestSource: RecordedSourceOfFunds | undefined,
+  correlationId: string | undefined,
+  view: ResponseView,
+): Json {
   const { orderAfter } = tx;
   const processor = tx.processor as {
     response?: Json;
@@ -36,7 +48,7 @@ export function renderTransaction(
     giftCard?: { availableBalance: { amount: number; currency: string } };
   };
   const echo = withResponseAddresses(tx.echo as Json);
-  const source = tx.sourceOfFunds ?? latestSourceOfFunds(order, tx);
+  const source = tx.sourceOfFunds ?? latestSource;
   const authenticationStatus = tx.authentication?.status ?? tx.proof?.status;
   return {
     ...(correlationId !== undefined ? { correlationId } : {}),
@@ -125,8 +137,18 @@ export function renderOrder(order: Order, view: ResponseView = MASKED_VIEW): Jso
     totalAuthorizedAmount: toDecimal(order.totals.authorized),
     totalCapturedAmount: toDecimal(order.totals.captured),
     totalRefundedAmount: toDecimal(order.totals.refunded),
-    transaction: order.transactions.map((tx) => renderTransaction(order, tx, undefined, view)),
+    transaction: renderTransactions(order, view),
   };
+}
+
+/** Every transaction, carrying the latest funding source along: linear in the order's length. */
+function renderTransactions(order: Order, view: ResponseView): Json[] {
+  let latest: RecordedSourceOfFunds | undefined;
+  return order.transactions.map((tx) => {
+    const rendered = renderWithSource(order, tx, latest, undefined, view);
+    latest = tx.sourceOfFunds ?? latest;
+    return rendered;
+  });
 }
 
 /**

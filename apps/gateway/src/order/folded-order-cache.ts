@@ -1,0 +1,55 @@
+import type { OrderState } from '@gateway/domain';
+
+/** An order folded from its stream up to and including `revision`. */
+export interface FoldedOrder {
+  readonly state: OrderState;
+  readonly revision: number;
+}
+
+/**
+ * Recently used orders, folded, least recently used forgotten first. Bounded by the events folded
+ * into the entries (an order's revision + 1), not their number, so a few long orders cannot hold
+ * more memory than many short ones. An entry is only ever replaced by a later revision: the
+ * event at a revision never changes, so a later fold is always the better one.
+ */
+export class FoldedOrderCache {
+  private readonly entries = new Map<string, FoldedOrder>();
+  private events = 0;
+
+  constructor(private readonly maxEvents: number) {}
+
+  get(streamId: string): FoldedOrder | undefined {
+    const entry = this.entries.get(streamId);
+    if (entry) {
+      this.entries.delete(streamId);
+      this.entries.set(streamId, entry);
+    }
+    return entry;
+  }
+
+  remember(streamId: string, order: FoldedOrder): void {
+    const known = this.entries.get(streamId);
+    if (known && known.revision >= order.revision) return;
+    this.forget(streamId);
+    const weight = order.revision + 1;
+    if (weight > this.maxEvents) return;
+    this.entries.set(streamId, order);
+    this.events += weight;
+    for (const oldest of this.entries.keys()) {
+      if (this.events <= this.maxEvents) break;
+      this.forget(oldest);
+    }
+  }
+
+  forget(streamId: string): void {
+    const entry = this.entries.get(streamId);
+    if (!entry) return;
+    this.entries.delete(streamId);
+    this.events -= entry.revision + 1;
+  }
+
+  /** Entries and the events folded into them, for metrics and tests. */
+  get size(): { readonly orders: number; readonly events: number } {
+    return { orders: this.entries.size, events: this.events };
+  }
+}

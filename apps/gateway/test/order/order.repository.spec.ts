@@ -1,0 +1,98 @@
+import { decide, orderStreamId, type DeciderCommand, type Order } from '@gateway/domain';
+import {
+  InMemoryEventStore,
+  StreamIntegrityError,
+  WrongExpectedRevisionError,
+} from '@gateway/event-store';
+import { authorize, capture } from '../../../../libs/domain/test/order.fixtures';
+import { OrderRepository } from '../../src/order/order.repository';
+
+const STREAM = orderStreamId('TESTM', 'o-1');
+
+/** Loads, decides and appends, as the transaction handler does. */
+async function run(orders: OrderRepository, command: DeciderCommand) {
+  const loaded = await orders.load(STREAM);
+  return orders.append(STREAM, loaded, decide(command, loaded.state), {});
+}
+
+const ids = (order: { state: unknown }) => (order.state as Order).transactions.map((t) => t.id);
+
+describe('OrderRepository', () => {
+  let store: InMemoryEventStore;
+  let here: OrderRepository;
+  /** Another gateway process on the same store. */
+  let elsewhere: OrderRepository;
+
+  beforeEach(() => {
+    store = new InMemoryEventStore();
+    here = new OrderRepository(store, undefined, 1_000);
+    elsewhere = new OrderRepository(store, undefined, 1_000);
+  });
+
+  it("reads only the events after those it folded, another process's included", async () => {
+    await run(here, authorize({ transactionId: 'a', amount: 100_000 })); // revisions 0-1
+    await run(elsewhere, capture({ transactionId: 'c1', amount: 10_000 }));
+    await run(elsewhere, capture({ transactionId: 'c2', amount: 10_000 }));
+    const reads = jest.spyOn(store, 'readStream');
+
+    const loaded = await here.load(STREAM);
+    expect(reads).toHaveBeenLastCalledWith(STREAM, { fromRevision: 2 });
+    expect(loaded.revision).toBe(3);
+    expect(ids(loaded)).toEqual(['a', 'c1', 'c2']);
+
+    const again = await here.load(STREAM);
+    expect(reads).toHaveBeenLastCalledWith(STREAM, { fromRevision: 4 });
+    expect(again).toBe(loaded);
+  });
+
+  it('answers exactly what folding the whole stream from scratch does', async () => {
+    await run(here, authorize({ transactionId: 'a', amount: 100_000 }));
+    for (let i = 0; i < 5; i++)
+      await run(i % 2 ? here : elsewhere, capture({ transactionId: `c${i}`, amount: 1_000 }));
+    const fromScratch = await new OrderRepository(store).load(STREAM);
+    const cached = await here.load(STREAM);
+    expect(cached.revision).toBe(fromScratch.revision);
+    expect({ ...cached.state }).toEqual({ ...fromScratch.state });
+    expect((cached.state as Order).transactions).toEqual((fromScratch.state as Order).transactions);
+  });
+
+  it("decides on another process's write after losing the race to it, never on the old state", async () => {
+    await run(here, authorize({ transactionId: 'a', amount: 100_000 }));
+    const stale = await here.load(STREAM);
+    await run(elsewhere, capture({ transactionId: 'c1', amount: 100_000 }));
+    const command = capture({ transactionId: 'c2', amount: 100_000 });
+    await expect(
+      here.append(STREAM, stale, decide(command, stale.state), {}),
+    ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    const fresh = await here.load(STREAM);
+    expect(ids(fresh)).toEqual(['a', 'c1']);
+    expect(() => decide(command, fresh.state)).toThrow(/exceeds|captur/i);
+  });
+
+  it('never appends onto a stream damaged under a cached fold', async () => {
+    await run(here, authorize({ transactionId: 'a', amount: 100_000 }));
+    await here.load(STREAM);
+    store.loseFromIndexForTests(STREAM, 0);
+    store.loseFromIndexForTests(STREAM, 1);
+    await expect(run(here, capture({ transactionId: 'c1', amount: 1_000 }))).rejects.toBeInstanceOf(
+      StreamIntegrityError,
+    );
+    await expect(new OrderRepository(store).load(STREAM)).rejects.toBeInstanceOf(
+      StreamIntegrityError,
+    );
+    expect(await store.readAll()).toHaveLength(2);
+  });
+
+  it('without a cache, reads every stream whole', async () => {
+    const uncached = new OrderRepository(store);
+    await run(uncached, authorize({ transactionId: 'a', amount: 100_000 }));
+    const reads = jest.spyOn(store, 'readStream');
+    await uncached.load(STREAM);
+    await uncached.load(STREAM);
+    expect(reads.mock.calls).toEqual([
+      [STREAM, { fromRevision: 0 }],
+      [STREAM, { fromRevision: 0 }],
+    ]);
+    expect(uncached.cached()).toEqual({ orders: 0, events: 0 });
+  });
+});
