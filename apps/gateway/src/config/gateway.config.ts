@@ -126,7 +126,7 @@ export function loadConfig(
     connections: loadConnectionLimits(integer, problems),
     orders: {
       maxTransactions: integer('GATEWAY_MAX_TRANSACTIONS_PER_ORDER', 1000, 1, 100_000),
-      cachedEvents: integer('GATEWAY_ORDER_CACHE_EVENTS', 100_000, 0, 10_000_000),
+      cachedEvents: integer('GATEWAY_ORDER_CACHE_EVENTS', 20_000, 0, 10_000_000),
     },
     shutdownGraceSeconds: integer('GATEWAY_SHUTDOWN_TIMEOUT', 10, 1, 3600),
   };

@@ -1,8 +1,8 @@
 import { loadConfig } from '../../src/config/gateway.config';
 
 describe('order settings', () => {
-  it('default to 1000 transactions an order and 100,000 cached events', () => {
-    expect(loadConfig({}).orders).toEqual({ maxTransactions: 1000, cachedEvents: 100_000 });
+  it('default to 1000 transactions an order and 20,000 cached events', () => {
+    expect(loadConfig({}).orders).toEqual({ maxTransactions: 1000, cachedEvents: 20_000 });
   });
 
   it('are read from the environment, and a bad value is named', () => {
