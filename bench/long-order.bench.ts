@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -7,8 +7,9 @@ import { startServer, writeBenchMerchant } from './processes';
 /**
  * `npm run build && node dist/bench/long-order.bench.js [N…]`: what one GET of an order and one
  * CAPTURE on it cost as the order grows to N transactions (an AUTHORIZE, then N-1 captures of
- * 0.01). Requests run one at a time against the built gateway on the embedded store, so each
- * time is that request's own latency (HTTP included); medians and p90 of 40 of each.
+ * 0.01). Requests run one at a time against the built gateway on the embedded store: the median
+ * latency of 40 of each (HTTP included), and the gateway process's CPU time per request (from
+ * /proc, Linux only), which a shared machine's load does not inflate as it does latency.
  */
 const SIZES = process.argv.slice(2).map(Number);
 const SAMPLES = 40;
@@ -44,18 +45,25 @@ async function main(): Promise<void> {
       transaction: { amount: '0.01', currency: 'USD' },
     });
   try {
-    console.log('transactions | GET order p50 / p90 ms | CAPTURE p50 / p90 ms | GET body');
+    const pid = server.child.pid!;
+    const cpu = async (run: () => Promise<number>): Promise<string> => {
+      const times: number[] = [];
+      const before = cpuMs(pid);
+      for (let i = 0; i < SAMPLES; i++) times.push(await run());
+      const perRequest = (cpuMs(pid) - before) / SAMPLES;
+      return `${median(times).padStart(8)} / ${perRequest.toFixed(1).padStart(6)}`;
+    };
+    console.log('transactions | GET: p50 ms / CPU ms | CAPTURE: p50 ms / CPU ms | GET body');
     for (const size of SIZES.length ? SIZES : [10, 100, 1000]) {
       const order = `long-${size}`;
       await send('PUT', `${order}/transaction/auth`, authorizeBody());
       for (let i = 1; i < size; i++) await capture(order, `c${i}`);
-      const gets: number[] = [];
-      for (let i = 0; i < SAMPLES; i++) gets.push(await send('GET', order));
+      const gets = await cpu(() => send('GET', order));
       const body = `${Math.round(bytes / 1024)} KiB`;
       // Each measured capture adds one: the order grows from N to N + SAMPLES, 4 % at N = 1000.
-      const captures: number[] = [];
-      for (let i = 0; i < SAMPLES; i++) captures.push(await capture(order, `m${i}`));
-      console.log(`${String(size).padStart(12)} | ${stats(gets)} | ${stats(captures)} | ${body}`);
+      let n = 0;
+      const captures = await cpu(() => capture(order, `m${n++}`));
+      console.log(`${String(size).padStart(12)} | ${gets} | ${captures} | ${body}`);
     }
   } finally {
     await server.stop();
@@ -80,10 +88,15 @@ function authorizeBody(): unknown {
   };
 }
 
-function stats(samples: number[]): string {
+function median(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.floor(p * (sorted.length - 1))].toFixed(2);
-  return `${at(0.5).padStart(8)} / ${at(0.9).padStart(8)}`;
+  return sorted[Math.floor(sorted.length / 2)].toFixed(1);
+}
+
+/** User and system CPU time of a process so far, in ms (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 void main();

@@ -1,3 +1,4 @@
+import { FoldedOrderCache } from '@gateway/domain';
 import type { EventStore } from '@gateway/event-store';
 import type { OrderEventConsumer, OrderEventEnvelope } from '@gateway/order-events';
 import type { MerchantRegistry } from '../../gateway/src/merchant/merchant-registry';
@@ -26,8 +27,12 @@ export interface DispatcherParts {
  * (de-duplicated by event id, so at-least-once input sends once), acknowledges, and lets the
  * scheduler deliver with retries. Runs in the gateway process (embedded) or on its own (main.ts).
  */
+/** Events folded into the orders the dispatcher keeps to render their next notification. */
+const FOLDED_EVENTS = 20_000;
+
 export class WebhookDispatcher {
   private readonly scheduler: DeliveryScheduler;
+  private readonly folds = new FoldedOrderCache(FOLDED_EVENTS);
 
   constructor(private readonly parts: DispatcherParts) {
     const { config } = parts;
@@ -62,7 +67,7 @@ export class WebhookDispatcher {
   async handle(envelope: OrderEventEnvelope): Promise<void> {
     // Notifications are on for every enabled merchant of the merchants file.
     if (!this.parts.merchants.find(envelope.merchantId)?.enabled) return;
-    const notification = await notificationFor(this.parts.events, envelope);
+    const notification = await notificationFor(this.parts.events, envelope, this.folds);
     if (!notification) return;
     const recorded = await this.parts.deliveries.record(
       {

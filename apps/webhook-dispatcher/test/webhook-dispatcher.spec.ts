@@ -109,6 +109,38 @@ describe('webhook dispatcher', () => {
     ]);
   });
 
+  it("folds each event onto the order's last notification: it reads only the events after it", async () => {
+    harness = await startHarness();
+    const envelopes = await record(harness.events, {
+      ...authorize({ transactionId: 'auth-1', amount: 100_000 }),
+      ...order('TESTA', 'o-4', URL_A),
+    });
+    for (let i = 1; i <= 3; i++)
+      envelopes.push(
+        ...(await record(harness.events, {
+          ...capture({ transactionId: `cap-${i}`, amount: 10_000 }),
+          ...order('TESTA', 'o-4'),
+        })),
+      );
+    const reads = jest.spyOn(harness.events, 'readStream');
+    for (const envelope of envelopes) await harness.feed([envelope]);
+    const sent = await eventually(
+      () => harness.sender.to(URL_A).length === 4 && harness.sender.to(URL_A),
+    );
+    // Revision 0 (OrderCreated) notifies nothing; each later event reads from the one after the last.
+    expect(reads.mock.calls.map(([, options]) => options?.fromRevision)).toEqual([0, 2, 3, 4]);
+    expect(
+      sent
+        .map((s) => JSON.parse(s.body))
+        .map((b) => [b.transaction.id, b.order.totalCapturedAmount]),
+    ).toEqual([
+      ['auth-1', 0],
+      ['cap-1', 10],
+      ['cap-2', 20],
+      ['cap-3', 30],
+    ]);
+  });
+
   it('retries on the schedule with one notification id, then dead-letters; a redelivery sends it again', async () => {
     harness = await startHarness({ sender: new ScriptedSender(() => 500) });
     const envelopes = await record(harness.events, {

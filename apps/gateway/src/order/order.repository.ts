@@ -1,8 +1,13 @@
-import { evolveAll, initialState, type OrderEvent, type OrderState } from '@gateway/domain';
+import {
+  evolveAll,
+  FoldedOrderCache,
+  initialState,
+  type OrderEvent,
+  type OrderState,
+} from '@gateway/domain';
 import type { EventMetadata, EventStore, ExpectedRevision } from '@gateway/event-store';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { FoldedOrderCache } from './folded-order-cache';
 
 export interface LoadedOrder {
   readonly state: OrderState;

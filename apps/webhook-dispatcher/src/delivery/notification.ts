@@ -1,9 +1,11 @@
 import {
-  evolve,
+  evolveAll,
   initialState,
+  type FoldedOrderCache,
   type Order,
   type OrderEvent,
   type OrderEventType,
+  type OrderState,
 } from '@gateway/domain';
 import type { EventStore } from '@gateway/event-store';
 import type { OrderEventEnvelope } from '@gateway/order-events';
@@ -61,18 +63,18 @@ export interface Notification {
 /**
  * The notification an order event calls for, if any: the Retrieve Transaction response of the
  * transaction the event recorded, as it stood at that event (the order's stream folded up to the
- * envelope's revision), in the API version of the request that made it.
+ * envelope's revision), in the API version of the request that made it. With `folds`, an order's
+ * events arrive in order, so each is folded onto the last: reading and folding cost what one
+ * event costs, not the order's length.
  */
 export async function notificationFor(
   store: EventStore,
   envelope: OrderEventEnvelope,
+  folds?: FoldedOrderCache,
 ): Promise<Notification | undefined> {
   const transactionId = notifiedTransactionId(envelope);
   if (transactionId === undefined) return undefined;
-  const events = await store.readStream(envelope.streamId);
-  const state = events
-    .filter((e) => e.revision <= envelope.revision)
-    .reduce((s, e) => evolve(s, e as unknown as OrderEvent), initialState());
+  const state = await foldedAt(store, envelope.streamId, envelope.revision, folds);
   if (state.kind !== 'Order' || !isNotificationUrl(state.notificationUrl)) return undefined;
   const tx = state.transactions.find((t) => t.id === transactionId);
   if (!tx) return undefined;
@@ -81,4 +83,22 @@ export async function notificationFor(
     transactionId,
     body: JSON.stringify(renderTransaction(state as Order, tx)),
   };
+}
+
+/** The order as it stood at `revision`, folded on from the latest fold at or before it. */
+async function foldedAt(
+  store: EventStore,
+  streamId: string,
+  revision: number,
+  folds: FoldedOrderCache | undefined,
+): Promise<OrderState> {
+  const cached = folds?.get(streamId);
+  const from = cached && cached.revision <= revision ? cached : undefined;
+  const events = await store.readStream(streamId, {
+    fromRevision: from ? from.revision + 1 : 0,
+  });
+  const upTo = events.filter((e) => e.revision <= revision) as unknown as OrderEvent[];
+  const state = evolveAll(from?.state ?? initialState(), upTo);
+  folds?.remember(streamId, { state, revision });
+  return state;
 }

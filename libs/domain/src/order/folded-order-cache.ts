@@ -1,4 +1,4 @@
-import type { OrderState } from '@gateway/domain';
+import type { OrderState } from './order.state';
 
 /** An order folded from its stream up to and including `revision`. */
 export interface FoldedOrder {

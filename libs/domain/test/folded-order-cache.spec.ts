@@ -1,5 +1,4 @@
-import { initialState } from '@gateway/domain';
-import { FoldedOrderCache } from '../../src/order/folded-order-cache';
+import { FoldedOrderCache, initialState } from '@gateway/domain';
 
 const at = (revision: number) => ({ state: initialState(), revision });
 
