@@ -1,9 +1,10 @@
 /**
  * Relay throughput: events/s from a pre-filled embedded store to the bus, until the checkpoint
- * reaches the store's head. Kafka: librdkafka's mock cluster through kcat (three brokers on this
+ * reaches the store's head, each event built into its public event on the way. Kafka: librdkafka's mock cluster through kcat (three brokers on this
  * machine, acks=all). Embedded: the in-process bus with one consumer that does nothing.
  *   node dist/bench/relay.bench.js   (RELAY_BENCH_EVENTS, RELAY_BENCH_BATCH change the run)
  */
+import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import {
   KafkaOrderEventPublisher,
   type OrderEventPublisher,
 } from '../libs/order-events/src';
+import { PublicOrderEvents } from '../apps/gateway/src/order-events/public-order-events';
 import { OrderEventRelay } from '../apps/gateway/src/relay/order-event.relay';
 import { SqliteRelayCheckpointStore } from '../apps/gateway/src/relay/relay-checkpoint.store';
 import { startKafkaMockCluster } from '../test/support/kafka-mock-cluster';
@@ -22,22 +24,49 @@ const EVENTS = Number(process.env.RELAY_BENCH_EVENTS ?? 50_000);
 const BATCH = Number(process.env.RELAY_BENCH_BATCH ?? 250);
 const silent = { info: () => undefined, warn: () => undefined };
 
-/** An authorization as the domain records it (about 1 KB of JSON), three events per order. */
-function payload(order: number) {
-  return {
-    id: 'auth-1',
-    currency: 'USD',
+/** An order as the gateway records it: created, authorized (about 1 KB of JSON), captured. */
+function orderEvents(order: number) {
+  const orderId = `order-${order}`;
+  const time = new Date(Date.UTC(2026, 0, 1, 0, 0, order % 60)).toISOString();
+  const transaction = (id: string, type: string, extra: object = {}) => ({
+    id,
+    type,
     amount: 10_000 + order,
+    currency: 'USD',
     gatewayCode: 'APPROVED',
     processor: {
       response: { acquirerCode: '00', acquirerMessage: 'Approved' },
       transaction: { authorizationCode: '970511', receipt: '237234153580' },
     },
-    sourceOfFunds: {
-      type: 'CARD',
-      provided: { card: { brand: 'MASTERCARD', number: '512345xxxxxx0008' } },
+    echo: { order: { amount: '10.00', currency: 'USD', reference: orderId } },
+    timeOfRecord: time,
+    apiVersion: 100,
+    requestHash: 'k3bXr2o1y0Jx9V1n4ZQm8aQ6l0bSg7cJtR5uWv2Yx3A',
+    ...extra,
+  });
+  return [
+    {
+      type: 'OrderCreated',
+      data: { merchantId: 'BENCHMERCHANT', orderId, currency: 'USD', creationTime: time },
     },
-  };
+    {
+      type: 'AuthorizationProcessed',
+      data: transaction('auth-1', 'AUTHORIZATION', {
+        sourceOfFunds: {
+          type: 'CARD',
+          provided: {
+            card: {
+              brand: 'MASTERCARD',
+              number: '512345xxxxxx0008',
+              expiry: { month: '1', year: '39' },
+              fingerprint: 'q7pPz0n3c1wWm3cXcJbq5nJr8m0kq2fW1bTtQ2d4Zx8',
+            },
+          },
+        },
+      }),
+    },
+    { type: 'CaptureProcessed', data: transaction('capture-1', 'CAPTURE') },
+  ];
 }
 
 async function fill(store: SqliteEventStore): Promise<void> {
@@ -47,10 +76,9 @@ async function fill(store: SqliteEventStore): Promise<void> {
       Array.from({ length: Math.min(500, orders - start) }, (_, i) =>
         store.appendToStream(
           `order:BENCHMERCHANT:order-${start + i}`,
-          ['OrderCreated', 'AuthorizationProcessed', 'CaptureProcessed'].map((type) => ({
+          orderEvents(start + i).map((event) => ({
             eventId: randomUUID(),
-            type,
-            data: payload(start + i),
+            ...event,
             metadata: { apiOperation: 'AUTHORIZE', apiVersion: 100 },
           })),
           'no_stream',
@@ -64,7 +92,15 @@ async function measure(name: string, store: SqliteEventStore, publisher: OrderEv
   const dir = mkdtempSync(join(tmpdir(), 'relay-bench-cp-'));
   const checkpoints = new SqliteRelayCheckpointStore(join(dir, 'relay.db'), name);
   const head = (await store.headPosition())!;
-  const relay = new OrderEventRelay(store, publisher, checkpoints, silent, { batchSize: BATCH });
+  const publicEvents = new PublicOrderEvents(store, { find: () => undefined });
+  const relay = new OrderEventRelay(
+    store,
+    (batch) => publicEvents.forBus(batch),
+    publisher,
+    checkpoints,
+    silent,
+    { batchSize: BATCH },
+  );
   const started = performance.now();
   relay.start();
   while ((relay.status().checkpoint ?? 0n) < head)

@@ -1,3 +1,4 @@
+import { checkAsyncApi } from '../support/asyncapi';
 import { startGateway, type RunningGateway } from '../support/gateway-process';
 
 let gateway: RunningGateway;
@@ -34,6 +35,21 @@ describe('API documentation generated from the contract', () => {
     ]) {
       expect(Object.keys(document.components.schemas)).toContain(schema);
     }
+  });
+
+  it('serves the AsyncAPI 3 document of the order events without credentials, as the parser accepts it', async () => {
+    const response = await fetch(`${gateway.baseUrl}/api/asyncapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const document = (await response.json()) as Record<string, any>;
+    expect(document.asyncapi).toMatch(/^3\./);
+    expect((await checkAsyncApi(document)).problems).toEqual([]);
+    expect(Object.keys(document.channels)).toEqual(['orderEventsTopic', 'liveFeed', 'webhook']);
+    // The transaction is described by the very schema /api/openapi.json gives GET.
+    const openApi = (await (await fetch(`${gateway.baseUrl}/api/openapi.json`)).json()) as any;
+    expect(document.components.schemas.TransactionResponse).toEqual(
+      openApi.components.schemas.TransactionResponse,
+    );
   });
 
   it('serves a browsable page that needs no external assets', async () => {

@@ -1,36 +1,20 @@
-import { execFileSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
 import {
   authorizeBody,
   basicAuth,
+  merchantCli,
   merchantClient,
   orderIds,
+  reloadMerchants,
   useGateway,
 } from '../support/gateway-process';
-
-const CLI = resolve(__dirname, '../../dist/apps/gateway/src/cli/merchant.cli.js');
 
 /** The merchant administration CLI as an operator runs it, against a running gateway's file. */
 describe('merchant administration of a running gateway', () => {
   const under = useGateway();
   const newOrder = orderIds('admin');
 
-  const cli = (...args: string[]) =>
-    execFileSync(
-      process.execPath,
-      [CLI, ...args, '--file', join(under.gateway.dataDir, 'merchants.json')],
-      { encoding: 'utf8' },
-    );
-  /** SIGHUP, then wait for the gateway to say it reloaded. */
-  async function hangUp(): Promise<void> {
-    const seen = under.gateway.output().split('merchants reloaded').length;
-    under.gateway.child.kill('SIGHUP');
-    for (let i = 0; i < 100; i++) {
-      if (under.gateway.output().split('merchants reloaded').length > seen) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no reload:\n${under.gateway.output()}`);
-  }
+  const cli = (...args: string[]) => merchantCli(under.gateway, ...args);
+  const hangUp = () => reloadMerchants(under.gateway);
   const authorizeAs = (password: string) =>
     merchantClient(under.gateway, 'TESTOTHER', 100, {
       authorization: basicAuth('TESTOTHER', password),

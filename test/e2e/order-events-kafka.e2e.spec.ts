@@ -8,6 +8,7 @@ import {
   type KafkaMockCluster,
   type RawRecord,
 } from '../support/kafka-mock-cluster';
+import { checkAsyncApi } from '../support/asyncapi';
 import {
   authorizeBody,
   makeDataDir,
@@ -15,6 +16,8 @@ import {
   startGateway,
   type RunningGateway,
 } from '../support/gateway-process';
+import { ACH_ACCOUNT } from '../support/payment-data';
+import { expectNothingStored, storedSecrets } from '../support/public-events';
 
 /** Every card number and security code these suites send. */
 const CARD = '5123450000000008';
@@ -86,14 +89,18 @@ function expectAtLeastOnce(records: RawRecord[], committed: Committed[]) {
   for (const event of committed) {
     const record = byId.get(event.eventId);
     expect(record).toBeDefined();
-    const envelope = JSON.parse(record!.value);
-    expect([envelope.streamId, envelope.revision]).toEqual([event.streamId, event.revision]);
-    expect(record!.key).toBe(`${envelope.merchantId}:${envelope.orderId}`);
+    const published = JSON.parse(record!.value);
+    expect([`order:${published.merchantId}:${published.orderId}`, published.revision]).toEqual([
+      event.streamId,
+      event.revision,
+    ]);
+    expect(record!.key).toBe(`${published.merchantId}:${published.orderId}`);
     expect(record!.headers).toMatchObject({
-      'event-type': envelope.type,
-      'stream-revision': String(envelope.revision),
-      'global-position': envelope.position,
-      'merchant-id': envelope.merchantId,
+      'event-type': published.type,
+      'stream-revision': String(published.revision),
+      'global-position': published.position,
+      'merchant-id': published.merchantId,
+      'spec-version': '2',
     });
   }
   expect(byId.size).toBe(committed.length);
@@ -116,11 +123,11 @@ function expectAtLeastOnce(records: RawRecord[], committed: Committed[]) {
   for (const record of records) {
     const text = recordText(record);
     expect(text).not.toContain(CARD);
-    const { data, metadata } = JSON.parse(record.value);
-    for (const [key, value] of entries({ data, metadata })) {
-      expect(key).not.toBe('securityCode');
-      expect(value).not.toBe(SECURITY_CODE);
-    }
+    const published = JSON.parse(record.value);
+    for (const [key] of entries(published)) expect(key).not.toBe('securityCode');
+    // What the request carried (the order's `position` and the API `version` are 100 at times).
+    for (const [key, value] of entries(published.transaction ?? {}))
+      if (key !== 'version') expect([key, value]).not.toEqual([key, SECURITY_CODE]);
   }
   // The scan looks where the card would be: the authorizations carry its mask.
   expect(records.some((r) => r.value.includes(MASKED_CARD))).toBe(true);
@@ -277,4 +284,59 @@ describeWithKafka()('relay to Kafka (librdkafka mock cluster over TCP)', () => {
     expect(duplicates).toBeLessThanOrEqual(2 * 250);
     await second.stop();
   }, 240_000);
+
+  it('every record is the public event: a GET under Basic authentication, nothing stored, as documented', async () => {
+    const topic = 'e2e-public-event';
+    // Cards recorded at the merchant's 8.4; bank data sealed (the merchant may UNMASK).
+    const dataDir = await makeDataDir({
+      TESTMERCHANT: { masking: { cardNumber: '8.4' }, permissions: ['UNMASK'] },
+    });
+    const gateway = await kafkaGateway(topic, dataDir);
+    const api = merchantClient(gateway);
+    const [order, achOrder] = [nextOrder(), nextOrder()];
+    expect(await authorizeAndCapture(gateway, [order])).toEqual([201, 201]);
+    const pay = {
+      apiOperation: 'PAY',
+      order: { amount: '12.00', currency: 'USD' },
+      sourceOfFunds: { type: 'ACH', provided: { ach: ACH_ACCOUNT } },
+    };
+    expect((await api.put(`/order/${achOrder}/transaction/p`, pay)).status).toBe(201);
+
+    const committed = committedEvents(dataDir);
+    const records = (await readAllCommitted(cluster, topic, committed)).sort((a, b) =>
+      Number(BigInt(a.headers['global-position']) - BigInt(b.headers['global-position'])),
+    );
+    const events = records.map((r) => JSON.parse(r.value));
+    expect(events.map((e) => [e.orderId, e.type])).toEqual([
+      [order, 'OrderCreated'],
+      [order, 'AuthorizationProcessed'],
+      [order, 'CaptureProcessed'],
+      [achOrder, 'OrderCreated'],
+      [achOrder, 'PaymentProcessed'],
+    ]);
+    const asyncApi = await checkAsyncApi(
+      (await (await fetch(`${gateway.baseUrl}/api/asyncapi.json`)).json()) as Record<
+        string,
+        unknown
+      >,
+    );
+    const secrets = storedSecrets(dataDir);
+    expect(secrets.values.length).toBeGreaterThanOrEqual(4);
+    for (const [i, event] of events.entries()) {
+      expect(asyncApi.validate('orderEventRecord', event)).toEqual([]);
+      expectNothingStored(records[i].value, secrets);
+      if (event.type === 'OrderCreated') continue;
+      const retrieved = await api.get(
+        `/order/${event.orderId}/transaction/${event.transaction.transaction.id}`,
+      );
+      expect(event.transaction).toEqual(retrieved.body);
+    }
+    expect(events[1].transaction.sourceOfFunds.provided.card.number).toBe('512345xxxxxx0008');
+    expect(events[2].order).toMatchObject({
+      status: 'PARTIALLY_CAPTURED',
+      totalAuthorizedAmount: 9,
+      totalCapturedAmount: 4,
+    });
+    await gateway.stop();
+  });
 });

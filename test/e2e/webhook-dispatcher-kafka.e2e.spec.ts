@@ -13,6 +13,7 @@ import {
 } from '../support/gateway-process';
 import {
   describeWithKafka,
+  readTopic,
   startKafkaMockCluster,
   type KafkaMockCluster,
 } from '../support/kafka-mock-cluster';
@@ -148,6 +149,12 @@ describeWithKafka()('standalone webhook dispatcher on Kafka', () => {
     expect(JSON.parse(received[3].body)).toEqual(
       (await api.get(`/order/${orderId}/transaction/a`)).body,
     );
+    // …which is the transaction of the public event on the topic, as serialised there.
+    const records = await readTopic(cluster.brokers, 'gateway.order-events', (all) =>
+      all.some((r) => r.headers['event-id'] === idOf(received[0])),
+    );
+    const record = records.find((r) => r.headers['event-id'] === idOf(received[0]))!;
+    expect(received[3].body).toBe(JSON.stringify(JSON.parse(record.value).transaction));
     // The gateway serves the log the dispatcher writes, and delivers nothing itself.
     const log = await delivered(idOf(received[0]));
     expect(log).toMatchObject({ orderId, transactionId: 'a', attempts: 4 });

@@ -4,12 +4,17 @@ import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import {
   authorizeBody,
+  basicAuth,
   makeDataDir,
+  merchantCli,
   merchantClient,
+  MERCHANTS,
   orderIds,
+  reloadMerchants,
   startGateway,
   type RunningGateway,
 } from '../support/gateway-process';
+import { openFeed } from '../support/sse-client';
 import {
   eventually,
   receiverPath as at,
@@ -90,6 +95,39 @@ describe('webhook notifications', () => {
       500, 500, 500, 200,
     ]);
     expect(log.attemptLog.every((a: { latencyMs: number }) => a.latencyMs >= 0)).toBe(true);
+  });
+
+  it('the body is the public event’s transaction, byte for byte as the feed carries it', async () => {
+    const feed = await openFeed(api.url('/events'), {
+      authorization: basicAuth('TESTMERCHANT', MERCHANTS.TESTMERCHANT),
+    });
+    const orderId = nextOrder();
+    const path = at(orderId, 'ok');
+    await authorizeWith(orderId, path);
+    const [notification] = await receiver.waitFor(path, 1);
+    const authorized = JSON.parse((await feed.waitFor(2))[1].data);
+    feed.close();
+    expect(notification.headers['x-notification-id']).toBe(authorized.eventId);
+    expect(notification.body).toBe(JSON.stringify(authorized.transaction));
+  });
+
+  it('the body masks cards as a GET under Basic authentication does at the time, not a fixed 6.4', async () => {
+    const orderId = nextOrder();
+    const path = at(orderId, 'ok');
+    await authorizeWith(orderId, path); // the card recorded under 6.4
+    merchantCli(gateway, 'set-masking', 'TESTMERCHANT', '0.4');
+    await reloadMerchants(gateway);
+    try {
+      const capture = { apiOperation: 'CAPTURE', transaction: { amount: '1.00', currency: 'USD' } };
+      expect((await api.put(`/order/${orderId}/transaction/cap-1`, capture)).status).toBe(201);
+      const [, captured] = await receiver.waitFor(path, 2);
+      const retrieved = await api.get(`/order/${orderId}/transaction/cap-1`);
+      expect(retrieved.body.sourceOfFunds.provided.card.number).toBe('xxxxxxxxxxxx0008');
+      expect(JSON.parse(captured.body)).toEqual(retrieved.body);
+    } finally {
+      merchantCli(gateway, 'set-masking', 'TESTMERCHANT', '6.4');
+      await reloadMerchants(gateway);
+    }
   });
 
   it('a receiver that always fails is dead-lettered, then redelivered by API and by CLI', async () => {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -297,4 +297,26 @@ export async function projectionCaughtUp(gateway: RunningGateway): Promise<void>
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error('the projection did not catch up');
+}
+
+const MERCHANT_CLI = join(ROOT, 'dist/apps/gateway/src/cli/merchant.cli.js');
+
+/** The merchant administration CLI, as an operator runs it on a gateway's merchants file. */
+export function merchantCli(gateway: RunningGateway, ...args: string[]): string {
+  return execFileSync(
+    process.execPath,
+    [MERCHANT_CLI, ...args, '--file', join(gateway.dataDir, 'merchants.json')],
+    { encoding: 'utf8' },
+  );
+}
+
+/** SIGHUP, then wait for the gateway to say it reloaded its merchants. */
+export async function reloadMerchants(gateway: RunningGateway): Promise<void> {
+  const seen = gateway.output().split('merchants reloaded').length;
+  gateway.child.kill('SIGHUP');
+  for (let i = 0; i < 100; i++) {
+    if (gateway.output().split('merchants reloaded').length > seen) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no reload:\n${gateway.output()}`);
 }

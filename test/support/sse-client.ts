@@ -1,3 +1,6 @@
+import { request as httpsRequest } from 'node:https';
+import type { ClientTls } from './gateway-process';
+
 /** One server-sent event as a client sees it (comment lines are counted, not kept). */
 export interface ServerSentEvent {
   readonly id?: string;
@@ -16,10 +19,49 @@ export interface OpenFeed {
   close(): void;
 }
 
-/** A minimal EventSource over fetch (which can send Authorization and Last-Event-ID). */
-export async function openFeed(url: string, headers: Record<string, string>): Promise<OpenFeed> {
+interface Opened {
+  readonly status: number;
+  readonly contentType: string | null;
+  readonly body: AsyncIterable<Uint8Array> | null;
+}
+
+/** Over TLS with node's https, presenting `tls.cert` when given (fetch cannot). */
+function openOverTls(
+  url: string,
+  headers: Record<string, string>,
+  tls: ClientTls,
+  signal: AbortSignal,
+): Promise<Opened> {
+  return new Promise((done, fail) => {
+    const request = httpsRequest(url, { headers, ...tls, agent: false, signal }, (response) =>
+      done({
+        status: response.statusCode!,
+        contentType: response.headers['content-type'] ?? null,
+        body: response,
+      }),
+    );
+    request.on('error', fail);
+    request.end();
+  });
+}
+
+/**
+ * A minimal EventSource over fetch (which can send Authorization and Last-Event-ID), or over
+ * node's https when `tls` is given (a client certificate).
+ */
+export async function openFeed(
+  url: string,
+  headers: Record<string, string>,
+  tls?: ClientTls,
+): Promise<OpenFeed> {
   const abort = new AbortController();
-  const response = await fetch(url, { headers, signal: abort.signal });
+  const response: Opened = tls
+    ? await openOverTls(url, headers, tls, abort.signal)
+    : await fetch(url, { headers, signal: abort.signal }).then((r) => ({
+        status: r.status,
+        contentType: r.headers.get('content-type'),
+        body: r.body,
+      }));
   const events: ServerSentEvent[] = [];
   let waiters: (() => void)[] = [];
   const ended = (async () => {
@@ -44,7 +86,7 @@ export async function openFeed(url: string, headers: Record<string, string>): Pr
   })();
   return {
     status: response.status,
-    contentType: response.headers.get('content-type'),
+    contentType: response.contentType,
     events,
     ended,
     close: () => abort.abort(),

@@ -1,6 +1,4 @@
 import { isAbsolute, resolve } from 'node:path';
-import type { EventStoreSelection } from '../../gateway/src/config/event-store.config';
-import { eventStoreOf } from '../../gateway/src/config/event-store.config';
 import {
   busConfigOf,
   ConfigError,
@@ -22,8 +20,6 @@ import { parseDuration } from './delivery/retry-schedule';
 export interface DispatcherConfig {
   readonly dataDir: string;
   readonly merchantsFile: string;
-  /** Where order streams are read to render notification bodies. */
-  readonly eventStore: EventStoreSelection;
   readonly bus: Extract<BusConfig, { kind: 'kafka' }>;
   /** How long the consumer group waits for a silent member (a killed dispatcher) before rebalancing. */
   readonly sessionTimeoutMs: number;
@@ -53,7 +49,6 @@ export function loadDispatcherConfig(
   const config = {
     dataDir,
     merchantsFile: defaultMerchantsFile(env, cwd),
-    eventStore: eventStoreOf(env, problems),
     bus: bus as DispatcherConfig['bus'],
     sessionTimeoutMs: sessionTimeout(env.KAFKA_SESSION_TIMEOUT, problems),
     webhooks: { deliveryDb, delivery },

@@ -1,6 +1,4 @@
 import { DatabaseFileError, openingDatabaseFile } from '@gateway/database-files';
-import { createEventStore } from '@gateway/event-store';
-import { join } from 'node:path';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { ConfigError } from '../../gateway/src/config/gateway.config';
 import { MerchantFileError, MerchantRegistry } from '../../gateway/src/merchant/merchant-registry';
@@ -30,17 +28,10 @@ async function main(): Promise<void> {
     deliveryDb,
     () => new SqliteDeliveryStore(deliveryDb),
   );
-  const eventsFile = join(config.dataDir, 'events.db');
-  const events = await (config.eventStore.kind === 'kurrentdb'
-    ? createEventStore(config.eventStore)
-    : openingDatabaseFile(eventsFile, () =>
-        createEventStore({ kind: 'sqlite', filename: eventsFile }),
-      ));
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const dispatcher = new WebhookDispatcher({
     config: config.webhooks.delivery,
-    events,
     deliveries,
     merchants,
     consumer: kafkaOrderEventConsumer(config.bus, logger, config.sessionTimeoutMs),
@@ -72,7 +63,6 @@ async function main(): Promise<void> {
         .close(attemptLimitMs)
         .then(async () => {
           deliveries.close();
-          await events.close();
           await ops.close();
         })
         .then(

@@ -1,6 +1,5 @@
-import { FoldedOrderCache } from '@gateway/domain';
-import type { EventStore } from '@gateway/event-store';
-import type { OrderEventConsumer, OrderEventEnvelope } from '@gateway/order-events';
+import { orderStreamId } from '@gateway/domain';
+import type { OrderEventConsumer, PublicOrderEvent } from '@gateway/order-events';
 import type { MerchantRegistry } from '../../gateway/src/merchant/merchant-registry';
 import { DeliveryScheduler, type DeliveryObserver } from './delivery/delivery-scheduler';
 import { notificationFor } from './delivery/notification';
@@ -12,8 +11,6 @@ import type { WebhookConfig } from './webhook.config';
 
 export interface DispatcherParts {
   readonly config: WebhookConfig;
-  /** Where order streams are read to render the notification body. */
-  readonly events: EventStore;
   readonly deliveries: SqliteDeliveryStore;
   readonly merchants: Pick<MerchantRegistry, 'find'>;
   readonly consumer: OrderEventConsumer;
@@ -27,12 +24,8 @@ export interface DispatcherParts {
  * (de-duplicated by event id, so at-least-once input sends once), acknowledges, and lets the
  * scheduler deliver with retries. Runs in the gateway process (embedded) or on its own (main.ts).
  */
-/** Events folded into the orders the dispatcher keeps to render their next notification. */
-const FOLDED_EVENTS = 20_000;
-
 export class WebhookDispatcher {
   private readonly scheduler: DeliveryScheduler;
-  private readonly folds = new FoldedOrderCache(FOLDED_EVENTS);
 
   constructor(private readonly parts: DispatcherParts) {
     const { config } = parts;
@@ -60,24 +53,25 @@ export class WebhookDispatcher {
 
   async start(): Promise<void> {
     this.scheduler.start();
-    await this.parts.consumer.start((envelope) => this.handle(envelope));
+    await this.parts.consumer.start((event) => this.handle(event));
   }
 
   /** The consumer's handler: resolves once the notification (if any) is durable. */
-  async handle(envelope: OrderEventEnvelope): Promise<void> {
+  async handle(event: PublicOrderEvent): Promise<void> {
     // Notifications are on for every enabled merchant of the merchants file.
-    if (!this.parts.merchants.find(envelope.merchantId)?.enabled) return;
-    const notification = await notificationFor(this.parts.events, envelope, this.folds);
+    if (!this.parts.merchants.find(event.merchantId)?.enabled) return;
+    const notification = notificationFor(event);
     if (!notification) return;
     const recorded = await this.parts.deliveries.record(
       {
-        id: envelope.eventId,
-        merchantId: envelope.merchantId,
-        orderId: envelope.orderId,
-        streamId: envelope.streamId,
-        revision: envelope.revision,
-        eventType: envelope.type,
-        committedAt: envelope.recordedAt,
+        id: event.eventId,
+        merchantId: event.merchantId,
+        orderId: event.orderId,
+        // The order's key in the delivery store (one delivery at a time per order).
+        streamId: orderStreamId(event.merchantId, event.orderId),
+        revision: event.revision,
+        eventType: event.type,
+        committedAt: event.recordedAt,
         ...notification,
       },
       Date.now(),

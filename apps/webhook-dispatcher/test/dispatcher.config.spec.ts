@@ -21,7 +21,6 @@ describe('standalone dispatcher configuration', () => {
     expect(config).toMatchObject({
       dataDir: '/srv/data',
       merchantsFile: '/srv/config/merchants.json',
-      eventStore: { kind: 'sqlite' },
       bus: {
         brokers: ['k1:9092'],
         topic: 'gateway.order-events',
@@ -34,14 +33,12 @@ describe('standalone dispatcher configuration', () => {
     });
   });
 
-  it('follows GATEWAY_DATA_DIR, GATEWAY_WEBHOOK_DB, the event store and its own port', () => {
+  it('follows GATEWAY_DATA_DIR, GATEWAY_WEBHOOK_DB and its own port', () => {
     const config = loadDispatcherConfig(
       {
         ...KAFKA,
         GATEWAY_DATA_DIR: 'var',
         GATEWAY_WEBHOOK_DB: '/shared/webhooks.db',
-        GATEWAY_EVENT_STORE: 'kurrentdb',
-        KURRENTDB_CONNECTION_STRING: 'kurrentdb://db:2113?tls=false',
         GATEWAY_DISPATCHER_PORT: '0',
         KAFKA_SESSION_TIMEOUT: '6s',
       },
@@ -49,7 +46,6 @@ describe('standalone dispatcher configuration', () => {
     );
     expect(config).toMatchObject({
       dataDir: '/srv/var',
-      eventStore: { kind: 'kurrentdb', connectionString: 'kurrentdb://db:2113?tls=false' },
       webhooks: { deliveryDb: '/shared/webhooks.db' },
       opsPort: 0,
       sessionTimeoutMs: 6000,
@@ -66,7 +62,6 @@ describe('standalone dispatcher configuration', () => {
         KAFKA_TOPIC: 'a/b',
         GATEWAY_WEBHOOK_DISPATCHER: 'embedded',
         GATEWAY_WEBHOOK_CONCURRENCY: '0',
-        GATEWAY_EVENT_STORE: 'kurrentdb',
         KAFKA_SESSION_TIMEOUT: '2h',
         GATEWAY_DISPATCHER_PORT: '70000',
         GATEWAY_LOG_LEVEL: 'loud',
@@ -75,7 +70,6 @@ describe('standalone dispatcher configuration', () => {
       "KAFKA_TOPIC='a/b' must be 1-249 letters, digits, '.', '_' or '-'",
       "GATEWAY_WEBHOOK_DISPATCHER='embedded' means the gateway delivers webhooks itself: set it to external for the gateway and this dispatcher",
       "GATEWAY_WEBHOOK_CONCURRENCY='0' must be a whole number from 1 to 10000",
-      'KURRENTDB_CONNECTION_STRING is required when GATEWAY_EVENT_STORE=kurrentdb',
       "KAFKA_SESSION_TIMEOUT='2h' must be a duration from 6s to 30m",
       "GATEWAY_DISPATCHER_PORT='70000' must be a whole number from 0 to 65535",
       "GATEWAY_LOG_LEVEL='loud' must be one of trace, debug, info, warn, error, fatal, silent",

@@ -42,5 +42,6 @@ export {
   findEmbeddedCardNumber,
 } from './card-data-guard';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi/document';
+export { responseSchemas } from './openapi/response-schemas';
 export { updateSessionContract, validateSessionUpdate } from './session/update-session.contract';
 export { jsonShapeError, MAX_LIST_ELEMENTS } from './json-shape';

@@ -4,7 +4,7 @@ import type {
   OrderEventHandler,
   OrderEventPublisher,
 } from './order-event-bus.port';
-import type { OrderEventEnvelope } from './order-event.envelope';
+import { orderEventKey, type PublicOrderEvent } from './public-order-event';
 
 export class OrderEventBusClosedError extends Error {
   constructor() {
@@ -17,18 +17,18 @@ export interface InProcessOrderEventBusOptions {
   /** Wait between retries of a rejected handler. */
   readonly retry?: Backoff;
   /** Told about every rejected handler call before it is retried (for logs and metrics). */
-  readonly onHandlerError?: (error: unknown, envelope: OrderEventEnvelope) => void;
+  readonly onHandlerError?: (error: unknown, event: PublicOrderEvent) => void;
 }
 
 /**
  * The embedded bus: publisher and consumer in one object, for one process. `publish` resolves
- * only once every started consumer's handler has resolved for every envelope, so the relay's
- * checkpoint moves only past events the consumers have durably taken. One order's envelopes are
+ * only once every started consumer's handler has resolved for every event, so the relay's
+ * checkpoint moves only past events the consumers have durably taken. One order's events are
  * handled one after another in publish order; different orders run concurrently. A rejected
  * handler is retried with back-off until it resolves or the bus closes (then `publish` rejects
  * and the relay retries from its checkpoint after a restart).
  *
- * Consumers must `start` before the relay publishes, or the envelopes published meanwhile reach
+ * Consumers must `start` before the relay publishes, or the events published meanwhile reach
  * nobody: in Nest, start consumers in onModuleInit (the relay starts in onApplicationBootstrap).
  */
 export class InProcessOrderEventBus implements OrderEventPublisher, OrderEventConsumer {
@@ -44,14 +44,14 @@ export class InProcessOrderEventBus implements OrderEventPublisher, OrderEventCo
     this.handlers.add(handle);
   }
 
-  async publish(envelopes: readonly OrderEventEnvelope[]): Promise<void> {
+  async publish(events: readonly PublicOrderEvent[]): Promise<void> {
     if (this.closing.signal.aborted) throw new OrderEventBusClosedError();
     const handlers = [...this.handlers];
     if (handlers.length === 0) return;
     await Promise.all(
-      envelopes.map((envelope) =>
-        this.afterPrevious(envelope.streamId, () =>
-          Promise.all(handlers.map((handle) => this.untilHandled(handle, envelope))),
+      events.map((event) =>
+        this.afterPrevious(orderEventKey(event), () =>
+          Promise.all(handlers.map((handle) => this.untilHandled(handle, event))),
         ),
       ),
     );
@@ -73,14 +73,14 @@ export class InProcessOrderEventBus implements OrderEventPublisher, OrderEventCo
     return run;
   }
 
-  private async untilHandled(handle: OrderEventHandler, envelope: OrderEventEnvelope) {
+  private async untilHandled(handle: OrderEventHandler, event: PublicOrderEvent) {
     for (let attempt = 1; ; attempt++) {
       if (this.closing.signal.aborted) throw new OrderEventBusClosedError();
       try {
-        await handle(envelope);
+        await handle(event);
         return;
       } catch (error) {
-        this.options.onHandlerError?.(error, envelope);
+        this.options.onHandlerError?.(error, event);
         await sleep(
           backoffDelay(attempt, this.options.retry ?? DEFAULT_BACKOFF),
           this.closing.signal,

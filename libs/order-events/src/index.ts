@@ -1,4 +1,4 @@
-export * from './order-event.envelope';
+export * from './public-order-event';
 export * from './order-event-bus.port';
 export * from './backoff';
 export * from './in-process-order-event.bus';

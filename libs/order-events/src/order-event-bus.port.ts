@@ -1,25 +1,25 @@
-import type { OrderEventEnvelope } from './order-event.envelope';
+import type { PublicOrderEvent } from './public-order-event';
 
 /**
  * The bus between the relay and the consumers (webhook dispatcher). Adapters: Kafka (kafkajs) and
- * an in-process bus for the embedded default. Both keep one order's envelopes in order.
+ * an in-process bus for the embedded default. Both keep one order's events in order.
  */
 export interface OrderEventPublisher {
   /**
-   * Resolves once the bus has acknowledged every envelope, in order per order. The relay moves
+   * Resolves once the bus has acknowledged every event, in order per order. The relay moves
    * its checkpoint only after this resolves; a rejection means "retry from the checkpoint".
    */
-  publish(envelopes: readonly OrderEventEnvelope[]): Promise<void>;
+  publish(events: readonly PublicOrderEvent[]): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Handles one envelope; the consumer acknowledges it (commits the offset) once this resolves. */
-export type OrderEventHandler = (envelope: OrderEventEnvelope) => Promise<void>;
+/** Handles one event; the consumer acknowledges it (commits the offset) once this resolves. */
+export type OrderEventHandler = (event: PublicOrderEvent) => Promise<void>;
 
 export interface OrderEventConsumer {
   /**
-   * Starts delivering envelopes to `handle`, per order in order, each acknowledged once `handle`
-   * resolves. A rejected `handle` is retried (the envelope is not skipped). Resolves once started:
+   * Starts delivering events to `handle`, per order in order, each acknowledged once `handle`
+   * resolves. A rejected `handle` is retried (the event is not skipped). Resolves once started:
    * a remote bus may still be connecting, and never holds up its caller's start-up for that.
    */
   start(handle: OrderEventHandler): Promise<void>;

@@ -1,9 +1,9 @@
-import { testEnvelope } from './envelopes';
+import { testEvent } from './events';
 import { InProcessOrderEventBus, OrderEventBusClosedError } from '../src';
 
 const retry = { initialMs: 1, maxMs: 5 };
 
-const envelope = (orderId: string, revision: number) => testEnvelope(orderId, revision);
+const envelope = (orderId: string, revision: number) => testEvent(orderId, revision);
 
 const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));
 

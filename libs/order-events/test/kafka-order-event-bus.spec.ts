@@ -8,30 +8,28 @@ import { Kafka, logLevel } from 'kafkajs';
 import {
   KafkaOrderEventConsumer,
   KafkaOrderEventPublisher,
-  type OrderEventEnvelope,
+  type PublicOrderEvent,
   type OrderEventHandler,
 } from '../src';
-import { testEnvelope } from './envelopes';
+import { testEvent } from './events';
 
 const retry = { initialMs: 10, maxMs: 50 };
 // The broker's least: a member that left without a word is replaced sooner.
 const sessionTimeoutMs = 6000;
 
-function envelope(orderId: string, revision: number, position: number): OrderEventEnvelope {
-  return testEnvelope(orderId, revision, {
+function envelope(orderId: string, revision: number, position: number): PublicOrderEvent {
+  return testEvent(orderId, revision, {
     eventId: `evt-${orderId}-${revision}`,
-    type: revision === 0 ? 'PaymentAuthorized' : 'PaymentCaptured',
+    type: revision === 0 ? 'AuthorizationProcessed' : 'CaptureProcessed',
     merchantId: 'TESTKAFKA',
-    streamId: `order:TESTKAFKA:${orderId}`,
     position: String(position),
-    data: { amount: 1000 * revision },
-    metadata: { apiOperation: 'AUTHORIZE' },
+    order: { id: orderId, totalCapturedAmount: revision },
   });
 }
 
 /** Orders o0…o{orders-1}, `revisions` events each, interleaved as commits would be. */
-function interleaved(orders: number, revisions: number): OrderEventEnvelope[] {
-  const out: OrderEventEnvelope[] = [];
+function interleaved(orders: number, revisions: number): PublicOrderEvent[] {
+  const out: PublicOrderEvent[] = [];
   for (let r = 0; r < revisions; r++)
     for (let o = 0; o < orders; o++) out.push(envelope(`o${o}`, r, out.length + 1));
   return out;
@@ -79,7 +77,7 @@ describeWithKafka()('Kafka order event bus (librdkafka mock cluster)', () => {
     const records = await readTopic(cluster.brokers, topic, (r) => r.length >= sent.length);
     expect(records).toHaveLength(sent.length);
     for (const record of records) {
-      const value = JSON.parse(record.value) as OrderEventEnvelope;
+      const value = JSON.parse(record.value) as PublicOrderEvent;
       expect(sent).toContainEqual(value);
       expect(record.key).toBe(`TESTKAFKA:${value.orderId}`);
       expect(record.headers).toEqual({
@@ -88,7 +86,7 @@ describeWithKafka()('Kafka order event bus (librdkafka mock cluster)', () => {
         'stream-revision': String(value.revision),
         'global-position': value.position,
         'merchant-id': 'TESTKAFKA',
-        'spec-version': '1',
+        'spec-version': '2',
       });
     }
     // One order, one partition, revisions in order.
@@ -103,7 +101,7 @@ describeWithKafka()('Kafka order event bus (librdkafka mock cluster)', () => {
 
   it('consumer: every envelope once per group, per order in order, retrying a failing handler', async () => {
     const failOnce = new Set(['evt-o3-1', 'evt-o7-0']);
-    const handled: OrderEventEnvelope[] = [];
+    const handled: PublicOrderEvent[] = [];
     let failures = 0;
     await consume('group-a', async (e) => {
       if (failOnce.delete(e.eventId)) {
@@ -123,7 +121,7 @@ describeWithKafka()('Kafka order event bus (librdkafka mock cluster)', () => {
 
   it('consumer: different orders are handled at the same time, one order’s records never', async () => {
     const running = new Set<string>();
-    const handled: OrderEventEnvelope[] = [];
+    const handled: PublicOrderEvent[] = [];
     let mostAtOnce = 0;
     let overlapped = false;
     await consume('group-d', async (e) => {
@@ -166,10 +164,20 @@ describeWithKafka()('Kafka order event bus (librdkafka mock cluster)', () => {
     const raw = new KafkaOrderEventPublisher({ ...connection(), topic: other });
     await raw.publish([envelope('x', 0, 1)]);
     await raw.close();
-    // A foreign record: no spec-version header.
+    // A foreign record (no spec-version header), and one of spec version 1 (the stored event).
     const producer = new Kafka({ brokers: cluster.brokers, logLevel: logLevel.NOTHING }).producer();
     await producer.connect();
     await producer.send({ topic: other, messages: [{ key: 'TESTKAFKA:x', value: 'not json' }] });
+    await producer.send({
+      topic: other,
+      messages: [
+        {
+          key: 'TESTKAFKA:x',
+          value: JSON.stringify({ specVersion: 1, eventId: 'v1', data: {} }),
+          headers: { 'spec-version': '1' },
+        },
+      ],
+    });
     await producer.disconnect();
     const publisher = new KafkaOrderEventPublisher({ ...connection(), topic: other });
     await publisher.publish([envelope('x', 1, 2)]);
@@ -189,6 +197,9 @@ describeWithKafka()('Kafka order event bus (librdkafka mock cluster)', () => {
     await consumer.start(async (e) => void handled.push(e.eventId));
     await until(() => handled.length === 2);
     expect(handled).toEqual(['evt-x-0', 'evt-x-1']);
-    expect(unreadable).toEqual(["Not an order event envelope: spec version 'undefined'"]);
+    expect(unreadable).toEqual([
+      "Not a public order event: spec version 'undefined'",
+      "Not a public order event: spec version '1'",
+    ]);
   });
 });

@@ -1,22 +1,32 @@
 import { buildOpenApiDocument } from '@gateway/contract';
+import { buildOrderEventsAsyncApi } from '@gateway/order-view';
 import { Controller, Get, Header } from '@nestjs/common';
 import { renderDocsPage } from './docs.page';
 
 /**
  * The API description, open to anyone (no guard): the OpenAPI document generated from the
- * contract, and the same rendered as a page. Both are built on first use and kept: the contract
- * is fixed for the life of the process.
+ * contract, the same rendered as a page, and the AsyncAPI document of the order events (Kafka,
+ * live feed, webhooks). All are built on first use and kept: they are fixed for the life of the
+ * process.
  */
 @Controller('api')
 export class DocsHttpController {
   private document?: Record<string, unknown>;
   private page?: string;
+  private events?: Record<string, unknown>;
 
   @Get('openapi.json')
   @Header('Cache-Control', 'public, max-age=300')
   openApi(): Record<string, unknown> {
     this.document ??= buildOpenApiDocument();
     return this.document;
+  }
+
+  @Get('asyncapi.json')
+  @Header('Cache-Control', 'public, max-age=300')
+  asyncApi(): Record<string, unknown> {
+    this.events ??= buildOrderEventsAsyncApi();
+    return this.events;
   }
 
   @Get('docs')

@@ -1,4 +1,4 @@
-import { html, Html } from './html';
+import { html, Html } from '@gateway/order-view';
 import {
   componentName,
   OpenApiReader,

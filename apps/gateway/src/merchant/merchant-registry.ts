@@ -222,6 +222,7 @@ export class MerchantRegistry {
   private readonly digestKey = randomBytes(32);
   private readonly verified = new Map<string, Buffer>();
   private readonly inFlight = new Map<string, Promise<boolean>>();
+  private readonly reloaded = new Set<() => void>();
   /** What unknown and disabled merchants are checked against, at the same cost. */
   private readonly unmatchableHash = unmatchableHash();
 
@@ -242,6 +243,13 @@ export class MerchantRegistry {
     const merchants = parseMerchants(readMerchantsDocument(file), file);
     this.byId = new Map(merchants.map((m) => [m.id, m]));
     this.verified.clear();
+    for (const listener of this.reloaded) listener();
+  }
+
+  /** Calls `listener` after every reload (open feeds re-check their credentials); returns its removal. */
+  onReload(listener: () => void): () => void {
+    this.reloaded.add(listener);
+    return () => this.reloaded.delete(listener);
   }
 
   find(merchantId: string): Merchant | undefined {

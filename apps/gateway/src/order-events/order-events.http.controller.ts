@@ -1,17 +1,27 @@
 import { ApiError } from '@gateway/contract';
-import { Controller, Get, Headers, Param, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Param, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard';
+import type { TLSSocket } from 'node:tls';
+import {
+  AuthenticatedMerchant,
+  BasicAuthGuard,
+  CertificateAuthenticated,
+} from '../auth/basic-auth.guard';
 import { parseApiVersion } from '../http/path-params';
+import type { Merchant, MerchantRegistry } from '../merchant/merchant-registry';
 import { LongLived } from '../protection/merchant-admission';
-import type { Merchant } from '../merchant/merchant-registry';
+import { MERCHANT_REGISTRY } from '../tokens';
+import { feedAccess } from './feed-access';
 import { OrderEventFeed } from './order-event.feed';
 
 /** GET …/merchant/{m}/events: the merchant's own order events, live (text/event-stream). */
 @Controller('api/rest/version/:version/merchant/:merchantId/events')
 @UseGuards(BasicAuthGuard)
 export class OrderEventsHttpController {
-  constructor(private readonly feed: OrderEventFeed) {}
+  constructor(
+    private readonly feed: OrderEventFeed,
+    @Inject(MERCHANT_REGISTRY) private readonly merchants: MerchantRegistry,
+  ) {}
 
   @Get()
   @LongLived()
@@ -19,13 +29,18 @@ export class OrderEventsHttpController {
     @Param('version') version: string | undefined,
     @Headers('last-event-id') lastEventId: string | undefined,
     @AuthenticatedMerchant() merchant: Merchant,
+    @CertificateAuthenticated() byCertificate: boolean,
     @Res() reply: FastifyReply,
   ): Promise<void> {
     parseApiVersion(version);
-    const after = parseLastEventId(lastEventId);
+    const after = await this.feed.startAfter(parseLastEventId(lastEventId));
+    const certificate = byCertificate
+      ? (reply.request.raw.socket as TLSSocket).getPeerX509Certificate()
+      : undefined;
+    const access = feedAccess(this.merchants, merchant, certificate);
     // From here the stream writes to the socket itself; Fastify sends nothing more.
     reply.hijack();
-    await this.feed.stream(merchant.id, after, reply.raw);
+    await this.feed.stream(access, after, reply.raw);
   }
 }
 

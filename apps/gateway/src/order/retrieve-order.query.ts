@@ -1,8 +1,7 @@
 import { ApiError } from '@gateway/contract';
 import { findTransaction, orderStreamId, type Order } from '@gateway/domain';
+import { renderOrder, renderTransaction, type ResponseView } from '@gateway/order-view';
 import { Query, QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
-import type { ResponseView } from '../transaction/sensitive-data';
-import { renderOrder, renderTransaction } from '../transaction/transaction.response';
 import { OrderRepository } from './order.repository';
 
 type Json = Record<string, unknown>;

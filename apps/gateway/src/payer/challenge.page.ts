@@ -1,5 +1,5 @@
 import { maskCardNumber, type Order, type TransactionState } from '@gateway/domain';
-import { html } from '../docs/html';
+import { html } from '@gateway/order-view';
 import { formatAmount, payerPage } from './payer-page.layout';
 
 /**

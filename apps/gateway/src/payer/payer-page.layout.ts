@@ -1,5 +1,5 @@
 import { toDecimal, type Thousandths } from '@gateway/domain';
-import { html, type Html } from '../docs/html';
+import { html, type Html } from '@gateway/order-view';
 
 /**
  * The frame of every payer page: one self-contained document (inline CSS, no external assets,

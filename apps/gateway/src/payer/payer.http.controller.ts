@@ -1,4 +1,4 @@
-import { redirectResponseFields } from '../transaction/authentication.response';
+import { redirectResponseFields } from '@gateway/order-view';
 import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { PayerChoice } from '@gateway/acquirer';

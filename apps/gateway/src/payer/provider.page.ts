@@ -1,5 +1,5 @@
 import type { BrowserPaymentProvider, Order, TransactionState } from '@gateway/domain';
-import { html, type Html } from '../docs/html';
+import { html, type Html } from '@gateway/order-view';
 import { formatAmount, payerPage } from './payer-page.layout';
 
 const LOOK: Readonly<Record<BrowserPaymentProvider, { name: string; accent: string }>> = {

@@ -1,6 +1,5 @@
-import { html } from '../docs/html';
+import { autoPostForm, html } from '@gateway/order-view';
 import { payerPage } from './payer-page.layout';
-import { autoPostForm } from './result-form';
 
 /** After the challenge: the payer's browser posts the result to the merchant's redirectResponseUrl. */
 export function renderRedirectToMerchant(

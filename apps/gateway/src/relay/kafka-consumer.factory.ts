@@ -1,7 +1,7 @@
 import {
   KafkaOrderEventConsumer,
   type KafkaLog,
-  type OrderEventEnvelope,
+  type PublicOrderEvent,
 } from '@gateway/order-events';
 import type { BusConfig } from '../config/gateway.config';
 
@@ -29,9 +29,9 @@ export function kafkaOrderEventConsumer(
 }
 
 export function handlerFailed(log: KafkaLog) {
-  return (error: unknown, envelope: OrderEventEnvelope) =>
+  return (error: unknown, event: PublicOrderEvent) =>
     log.warn(
-      { err: (error as Error)?.message, eventId: envelope.eventId },
+      { err: (error as Error)?.message, eventId: event.eventId },
       'order event handler failed; retrying',
     );
 }

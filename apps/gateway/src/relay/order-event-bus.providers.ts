@@ -9,6 +9,7 @@ import type { Provider } from '@nestjs/common';
 import { join } from 'node:path';
 import type { GatewayConfig } from '../config/gateway.config';
 import { GatewayMetrics } from '../ops/gateway-metrics';
+import { PublicOrderEvents } from '../order-events/public-order-events';
 import type { GatewayLogger } from '../ops/logger';
 import { EVENT_STORE, LOGGER, ORDER_EVENT_CONSUMER, ORDER_EVENT_PUBLISHER } from '../tokens';
 import { handlerFailed, kafkaOrderEventConsumer } from './kafka-consumer.factory';
@@ -23,7 +24,8 @@ import { observeRelay } from './relay.metrics';
 
 /**
  * The bus the configuration names (GATEWAY_BUS), bound to ORDER_EVENT_PUBLISHER and
- * ORDER_EVENT_CONSUMER, and the relay feeding it. Embedded: one InProcessOrderEventBus is both.
+ * ORDER_EVENT_CONSUMER, and the relay feeding it public events (built by PublicOrderEvents, which
+ * the live feed shares). Embedded: one InProcessOrderEventBus is both.
  */
 export function orderEventBusProviders(config: GatewayConfig): Provider[] {
   return [
@@ -60,6 +62,7 @@ export function orderEventBusProviders(config: GatewayConfig): Provider[] {
       provide: OrderEventRelay,
       useFactory: (
         store: EventStore,
+        publicEvents: PublicOrderEvents,
         publisher: OrderEventPublisher,
         checkpoints: RelayCheckpointStore,
         logger: GatewayLogger,
@@ -67,6 +70,7 @@ export function orderEventBusProviders(config: GatewayConfig): Provider[] {
       ) => {
         const relay = new OrderEventRelay(
           store,
+          (batch) => publicEvents.forBus(batch),
           publisher,
           checkpoints,
           logger.child({ component: 'relay' }),
@@ -74,8 +78,16 @@ export function orderEventBusProviders(config: GatewayConfig): Provider[] {
         observeRelay(metrics.registry, relay, store);
         return relay;
       },
-      inject: [EVENT_STORE, ORDER_EVENT_PUBLISHER, RELAY_CHECKPOINTS, LOGGER, GatewayMetrics],
+      inject: [
+        EVENT_STORE,
+        PublicOrderEvents,
+        ORDER_EVENT_PUBLISHER,
+        RELAY_CHECKPOINTS,
+        LOGGER,
+        GatewayMetrics,
+      ],
     },
+    PublicOrderEvents,
     RelayLifecycle,
   ];
 }

@@ -4,9 +4,9 @@ import {
   backoffDelay,
   DEFAULT_BACKOFF,
   sleep,
-  toEnvelope,
   type Backoff,
   type OrderEventPublisher,
+  type PublicOrderEvent,
 } from '@gateway/order-events';
 import type { RelayCheckpointStore } from './relay-checkpoint.store';
 
@@ -39,10 +39,13 @@ export interface RelayStatus {
   readonly failingSince?: string;
 }
 
+/** The public events of a batch of stored ones, in the same order (PublicOrderEvents.forBus). */
+export type ToPublicEvents = (batch: readonly StoredEvent[]) => Promise<PublicOrderEvent[]>;
+
 /**
  * Publishes every order event to the bus: a subscription to the event store from the checkpoint,
- * read in batches (as many as are already committed, up to batchSize), each published and only
- * then checkpointed. A refused publish is retried with back-off, the same batch again, forever:
+ * read in batches (as many as are already committed, up to batchSize), each turned into public
+ * events once, published and only then checkpointed. A refused publish is retried with back-off, the same batch again, forever:
  * nothing is skipped and nothing is thrown at the API. After a crash the batch in flight is
  * published again (at-least-once; consumers de-duplicate by eventId).
  */
@@ -58,6 +61,7 @@ export class OrderEventRelay {
 
   constructor(
     private readonly store: EventStore,
+    private readonly toPublic: ToPublicEvents,
     private readonly publisher: OrderEventPublisher,
     private readonly checkpoints: RelayCheckpointStore,
     private readonly log: RelayLog,
@@ -119,12 +123,15 @@ export class OrderEventRelay {
     }
   }
 
-  /** False when stopped before the bus acknowledged. */
+  /**
+   * False when stopped before the bus acknowledged. A batch that cannot be built (its orders'
+   * streams unreadable) throws: the relay resubscribes from the checkpoint.
+   */
   private async publishUntilAcknowledged(batch: readonly StoredEvent[]): Promise<boolean> {
-    const envelopes = batch.map(toEnvelope);
+    const events = await this.toPublic(batch);
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.publisher.publish(envelopes);
+        await this.publisher.publish(events);
         if (this.failingSince) {
           this.log.info({ failures: attempt - 1 }, 'relay publishing again');
           this.failingSince = undefined;

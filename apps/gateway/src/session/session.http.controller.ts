@@ -7,7 +7,7 @@ import {
 } from '../auth/basic-auth.guard';
 import { parseOrderPath, refuseCardNumber } from '../http/path-params';
 import type { Merchant } from '../merchant/merchant-registry';
-import { cardMaskFor } from '../transaction/sensitive-data';
+import { cardMaskFor } from '@gateway/order-view';
 import { PaymentSessions, SESSION_ID } from './payment-sessions';
 import { renderSession } from './session.response';
 

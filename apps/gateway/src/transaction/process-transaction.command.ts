@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { Merchant } from '../merchant/merchant-registry';
-import type { ResponseView } from './sensitive-data';
+import type { ResponseView } from '@gateway/order-view';
 
 export interface ProcessedTransaction {
   /** The response body; a 201 whatever the gateway code. */

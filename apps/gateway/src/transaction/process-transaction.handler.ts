@@ -1,4 +1,5 @@
 import { findTransaction, orderStreamId, type Order, type OrderState } from '@gateway/domain';
+import { lockFailure, renderTransaction } from '@gateway/order-view';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { KeyedMutex } from '../order/keyed-mutex';
@@ -14,7 +15,6 @@ import {
   type ProcessedTransaction,
 } from './process-transaction.command';
 import { SensitiveData } from './sensitive-data';
-import { lockFailure, renderTransaction } from './transaction.response';
 
 /**
  * The write path of every operation: load the order, refuse what its state does not allow, ask

@@ -1,4 +1,5 @@
-import { stricterMask, type CardMask } from '@gateway/domain';
+import type { CardMask } from '@gateway/domain';
+import { cardMaskFor, type ResponseView } from '@gateway/order-view';
 import { createHmac } from 'node:crypto';
 import type { AesGcmKeyring } from '../crypto/aes-gcm-keyring';
 import type { Merchant } from '../merchant/merchant-registry';
@@ -11,23 +12,6 @@ export interface RecordProtection {
   /** Seals a bank number the merchant may later UNMASK; absent when it may not. */
   readonly seal?: (clear: string, field: string) => string;
 }
-
-/** What a response may show: the card mask, and whether bank numbers are unmasked. */
-export interface ResponseView {
-  readonly cardMask: CardMask;
-  readonly unmask?: (sealed: string, field: string) => string | undefined;
-}
-
-/**
- * Spec: with certificate authentication the merchant's masking setting applies, otherwise the
- * stricter of it and 6.4.
- */
-export function cardMaskFor(merchant: Merchant, byCertificate: boolean): CardMask {
-  return byCertificate ? merchant.cardMask : stricterMask(merchant.cardMask, '6.4');
-}
-
-/** Responses with no caller's settings to apply: the payer's pages, for one. */
-export const MASKED_VIEW: ResponseView = { cardMask: '6.4' };
 
 /**
  * Card and bank data at rest. A card is recorded as its mask and a fingerprint: an HMAC-SHA256

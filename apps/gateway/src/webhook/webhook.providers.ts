@@ -1,5 +1,4 @@
 import { openingDatabaseFile } from '@gateway/database-files';
-import type { EventStore } from '@gateway/event-store';
 import type { OrderEventConsumer } from '@gateway/order-events';
 import type { Provider } from '@nestjs/common';
 import { SqliteDeliveryStore } from '../../../webhook-dispatcher/src/delivery/sqlite-delivery.store';
@@ -8,7 +7,7 @@ import { WebhookMetrics } from '../../../webhook-dispatcher/src/webhook.metrics'
 import type { GatewayConfig } from '../config/gateway.config';
 import type { MerchantRegistry } from '../merchant/merchant-registry';
 import { GatewayMetrics } from '../ops/gateway-metrics';
-import { EVENT_STORE, MERCHANT_REGISTRY, ORDER_EVENT_CONSUMER } from '../tokens';
+import { MERCHANT_REGISTRY, ORDER_EVENT_CONSUMER } from '../tokens';
 import { WEBHOOK_DELIVERIES, WebhookDispatcherLifecycle } from './webhook-dispatcher.lifecycle';
 
 /** The delivery store and, unless an external dispatcher delivers, the embedded dispatcher. */
@@ -27,7 +26,6 @@ export function webhookProviders(config: GatewayConfig): Provider[] {
       provide: WebhookDispatcherLifecycle,
       useFactory: (
         deliveries: SqliteDeliveryStore,
-        events: EventStore,
         merchants: MerchantRegistry,
         consumer: OrderEventConsumer,
         metrics: GatewayMetrics,
@@ -37,7 +35,6 @@ export function webhookProviders(config: GatewayConfig): Provider[] {
           webhooks.dispatcher === 'embedded'
             ? new WebhookDispatcher({
                 config: webhooks.delivery,
-                events,
                 deliveries,
                 merchants,
                 consumer,
@@ -46,13 +43,7 @@ export function webhookProviders(config: GatewayConfig): Provider[] {
             : undefined;
         return new WebhookDispatcherLifecycle(deliveries, dispatcher);
       },
-      inject: [
-        WEBHOOK_DELIVERIES,
-        EVENT_STORE,
-        MERCHANT_REGISTRY,
-        ORDER_EVENT_CONSUMER,
-        GatewayMetrics,
-      ],
+      inject: [WEBHOOK_DELIVERIES, MERCHANT_REGISTRY, ORDER_EVENT_CONSUMER, GatewayMetrics],
     },
   ];
 }

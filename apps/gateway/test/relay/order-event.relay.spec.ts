@@ -1,13 +1,34 @@
+import { parseOrderStreamId } from '@gateway/domain';
 import { SqliteEventStore, type EventStore } from '@gateway/event-store';
-import { InProcessOrderEventBus, type OrderEventEnvelope } from '@gateway/order-events';
+import {
+  InProcessOrderEventBus,
+  ORDER_EVENT_SPEC_VERSION,
+  type PublicOrderEvent,
+} from '@gateway/order-events';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OrderEventRelay } from '../../src/relay/order-event.relay';
+import { OrderEventRelay, type ToPublicEvents } from '../../src/relay/order-event.relay';
 import { SqliteRelayCheckpointStore } from '../../src/relay/relay-checkpoint.store';
 
 const silent = { info: () => undefined, warn: () => undefined };
+
+/**
+ * These tests are about batches, checkpoints and retries, on events that are not real order
+ * events: a stand-in for PublicOrderEvents.forBus (test/order-events covers that).
+ */
+const toPublic: ToPublicEvents = async (batch) =>
+  batch.map((e) => ({
+    specVersion: ORDER_EVENT_SPEC_VERSION,
+    eventId: e.eventId,
+    type: 'OrderCreated',
+    ...parseOrderStreamId(e.streamId)!,
+    revision: e.revision,
+    position: e.position.toString(),
+    recordedAt: e.recordedAt,
+    order: e.data as Record<string, unknown>,
+  }));
 const retry = { initialMs: 2, maxMs: 10 };
 
 /** `rounds` events on each of orders o0…o{orders-1}, one round after another. */
@@ -55,15 +76,18 @@ describe('OrderEventRelay', () => {
       'any',
     );
     const bus = new InProcessOrderEventBus({ retry });
-    const received: OrderEventEnvelope[] = [];
+    const received: PublicOrderEvent[] = [];
     await bus.start(async (e) => void received.push(e));
-    const relay = new OrderEventRelay(store, bus, checkpoints, silent, { batchSize: 7, retry });
+    const relay = new OrderEventRelay(store, toPublic, bus, checkpoints, silent, {
+      batchSize: 7,
+      retry,
+    });
     relay.start();
     await appendOrders(store, 10, 2); // …then live
     await until(() => received.length === 80);
     await relay.stop();
 
-    expect(received.every((e) => e.streamId.startsWith('order:'))).toBe(true);
+    expect(received.every((e) => e.merchantId === 'TESTM')).toBe(true);
     expect(new Set(received.map((e) => e.eventId)).size).toBe(80);
     const revisions = new Map<string, number[]>();
     for (const e of received)
@@ -83,10 +107,11 @@ describe('OrderEventRelay', () => {
     let refuse = 6;
     const relay = new OrderEventRelay(
       store,
+      toPublic,
       {
-        publish: async (envelopes) => {
+        publish: async (events) => {
           if (refuse-- > 0) throw new Error('broker unavailable');
-          published.push(...envelopes.map((e) => e.eventId));
+          published.push(...events.map((e) => e.eventId));
         },
         close: async () => undefined,
       },
@@ -111,13 +136,13 @@ describe('OrderEventRelay', () => {
     const bus = new InProcessOrderEventBus({ retry });
     const received: string[] = [];
     await bus.start(async (e) => void received.push(e.eventId));
-    const first = new OrderEventRelay(store, bus, checkpoints, silent, { retry });
+    const first = new OrderEventRelay(store, toPublic, bus, checkpoints, silent, { retry });
     first.start();
     await until(() => received.length === 3);
     await first.stop();
 
     await appendOrders(store, 3, 1); // orders o0..o2 get revision 1
-    const second = new OrderEventRelay(store, bus, checkpoints, silent, { retry });
+    const second = new OrderEventRelay(store, toPublic, bus, checkpoints, silent, { retry });
     second.start();
     await until(() => received.length === 6);
     await second.stop();
@@ -128,6 +153,7 @@ describe('OrderEventRelay', () => {
     await appendOrders(store, 1, 1);
     const relay = new OrderEventRelay(
       store,
+      toPublic,
       { publish: () => new Promise(() => undefined), close: async () => undefined },
       checkpoints,
       silent,

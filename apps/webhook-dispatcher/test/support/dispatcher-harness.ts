@@ -3,16 +3,17 @@ import {
   evolve,
   initialState,
   orderStreamId,
+  type Order,
   type OrderCommand,
   type OrderEvent,
 } from '@gateway/domain';
 import { InMemoryEventStore, type EventStore } from '@gateway/event-store';
-import {
-  toEnvelope,
-  type OrderEventConsumer,
-  type OrderEventEnvelope,
-  type OrderEventHandler,
+import type {
+  OrderEventConsumer,
+  OrderEventHandler,
+  PublicOrderEvent,
 } from '@gateway/order-events';
+import { buildPublicOrderEvent } from '@gateway/order-view';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,7 @@ export class HandFedConsumer implements OrderEventConsumer {
   async start(handle: OrderEventHandler): Promise<void> {
     this.handle = handle;
   }
-  feed(envelope: OrderEventEnvelope): Promise<void> {
+  feed(envelope: PublicOrderEvent): Promise<void> {
     return this.handle!(envelope);
   }
   async close(): Promise<void> {
@@ -77,11 +78,14 @@ export const testConfig = (overrides: Partial<WebhookConfig> = {}): WebhookConfi
   ...overrides,
 });
 
-/** Appends what a command decides to the order's stream; returns the envelopes of the new events. */
+/**
+ * Appends what a command decides to the order's stream; returns the new events as the relay
+ * publishes them (public events, as a GET under Basic authentication shows them).
+ */
 export async function record(
   store: EventStore,
   command: OrderCommand,
-): Promise<OrderEventEnvelope[]> {
+): Promise<PublicOrderEvent[]> {
   const streamId = orderStreamId(command.merchantId, command.orderId);
   const before = await store.readStream(streamId);
   const state = before.reduce((s, e) => evolve(s, e as unknown as OrderEvent), initialState());
@@ -96,7 +100,11 @@ export async function record(
     })),
     before.length ? before.length - 1 : 'no_stream',
   );
-  return (await store.readStream(streamId)).slice(before.length).map(toEnvelope);
+  let order = state;
+  return (await store.readStream(streamId)).slice(before.length).map((stored) => {
+    order = evolve(order, stored as unknown as OrderEvent);
+    return buildPublicOrderEvent(order as Order, stored, { cardMask: '6.4' });
+  });
 }
 
 export interface Harness {
@@ -106,7 +114,7 @@ export interface Harness {
   readonly consumer: HandFedConsumer;
   readonly dispatcher: WebhookDispatcher;
   /** Feeds every envelope to the dispatcher, as the bus would. */
-  feed(envelopes: readonly OrderEventEnvelope[]): Promise<void>;
+  feed(envelopes: readonly PublicOrderEvent[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -125,7 +133,6 @@ export async function startHarness(
   const consumer = new HandFedConsumer();
   const dispatcher = new WebhookDispatcher({
     config: testConfig(options.config),
-    events,
     deliveries,
     merchants: {
       find: (id) => ({

@@ -2,7 +2,7 @@ import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type Backoff } from '../backoff';
 import { OrderEventBusClosedError } from '../in-process-order-event.bus';
 import type { OrderEventConsumer, OrderEventHandler } from '../order-event-bus.port';
-import type { OrderEventEnvelope } from '../order-event.envelope';
+import { orderEventKey, type PublicOrderEvent } from '../public-order-event';
 import { createKafka, type KafkaConnectionOptions } from './kafka-client';
 import { fromKafkaMessage, UnreadableOrderEventError } from './kafka-order-event.record';
 
@@ -16,8 +16,8 @@ export interface KafkaOrderEventConsumerOptions extends KafkaConnectionOptions {
   readonly sessionTimeoutMs?: number;
   /** Longest wait of a fetch for new records (kafkajs default 5000): closing waits for it. */
   readonly maxWaitTimeMs?: number;
-  readonly onHandlerError?: (error: unknown, envelope: OrderEventEnvelope) => void;
-  /** A record that is not an order event envelope: reported, committed and passed over. */
+  readonly onHandlerError?: (error: unknown, event: PublicOrderEvent) => void;
+  /** A record that is not a public order event: reported, committed and passed over. */
   readonly onUnreadable?: (error: UnreadableOrderEventError, at: string) => void;
   /** The consumer could not (re)join the group; it tries again after back-off. */
   readonly onConnectionError?: (error: unknown) => void;
@@ -104,16 +104,17 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
     const owned = () => isRunning() && !isStale() && !this.closing.signal.aborted;
     const last = batch.messages[batch.messages.length - 1];
     if (!last || !owned()) return;
-    const perOrder = new Map<string, OrderEventEnvelope[]>();
+    const perOrder = new Map<string, PublicOrderEvent[]>();
     for (const message of batch.messages) {
-      const envelope = this.read(message, `${batch.topic}/${batch.partition}@${message.offset}`);
-      if (envelope)
-        perOrder.set(envelope.streamId, [...(perOrder.get(envelope.streamId) ?? []), envelope]);
+      const event = this.read(message, `${batch.topic}/${batch.partition}@${message.offset}`);
+      if (!event) continue;
+      const key = orderEventKey(event);
+      perOrder.set(key, [...(perOrder.get(key) ?? []), event]);
     }
     const handled = await Promise.all(
-      [...perOrder.values()].map(async (envelopes) => {
-        for (const envelope of envelopes)
-          if (!(await this.handleUntilDone(envelope, handle, heartbeat, owned))) return false;
+      [...perOrder.values()].map(async (events) => {
+        for (const event of events)
+          if (!(await this.handleUntilDone(event, handle, heartbeat, owned))) return false;
         return true;
       }),
     );
@@ -125,7 +126,7 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
     await heartbeat();
   }
 
-  private read(message: KafkaMessage, at: string): OrderEventEnvelope | undefined {
+  private read(message: KafkaMessage, at: string): PublicOrderEvent | undefined {
     try {
       return fromKafkaMessage(message);
     } catch (error) {
@@ -137,17 +138,17 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
 
   /** False when the partition was lost (or the consumer closed) before the handler succeeded. */
   private async handleUntilDone(
-    envelope: OrderEventEnvelope,
+    event: PublicOrderEvent,
     handle: OrderEventHandler,
     heartbeat: () => Promise<void>,
     owned: () => boolean,
   ): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await handle(envelope);
+        await handle(event);
         return true;
       } catch (error) {
-        this.options.onHandlerError?.(error, envelope);
+        this.options.onHandlerError?.(error, event);
         await sleep(backoffDelay(attempt, this.backoff), this.closing.signal);
         if (!owned()) return false;
         // Long retries must not cost the partition: the group would rebalance it away.

@@ -1,12 +1,12 @@
 import { Partitioners, type Producer } from 'kafkajs';
 import type { OrderEventPublisher } from '../order-event-bus.port';
-import type { OrderEventEnvelope } from '../order-event.envelope';
+import type { PublicOrderEvent } from '../public-order-event';
 import { OrderEventBusClosedError } from '../in-process-order-event.bus';
 import { createKafka, type KafkaConnectionOptions } from './kafka-client';
 import { toKafkaMessage } from './kafka-order-event.record';
 
 /**
- * Publishes envelopes to the topic with acks=all: `publish` resolves once every in-sync replica
+ * Publishes events to the topic with acks=all: `publish` resolves once every in-sync replica
  * has each record. Connects on first use, so a broker that is down at start-up delays
  * publishing, not the gateway. Not the idempotent producer (librdkafka's mock cluster, used in
  * the tests, lacks it): a retried send may write a record twice, which at-least-once allows.
@@ -28,14 +28,14 @@ export class KafkaOrderEventPublisher implements OrderEventPublisher {
     });
   }
 
-  async publish(envelopes: readonly OrderEventEnvelope[]): Promise<void> {
+  async publish(events: readonly PublicOrderEvent[]): Promise<void> {
     if (this.closed) throw new OrderEventBusClosedError();
-    if (envelopes.length === 0) return;
+    if (events.length === 0) return;
     await this.connect();
     await this.producer.send({
       topic: this.options.topic,
       acks: -1,
-      messages: envelopes.map(toKafkaMessage),
+      messages: events.map(toKafkaMessage),
     });
   }
 

@@ -1,5 +1,9 @@
 import type { IHeaders, KafkaMessage, Message } from 'kafkajs';
-import { ORDER_EVENT_SPEC_VERSION, type OrderEventEnvelope } from '../order-event.envelope';
+import {
+  ORDER_EVENT_SPEC_VERSION,
+  orderEventKey,
+  type PublicOrderEvent,
+} from '../public-order-event';
 
 /** Kafka headers of every order event record (docs/order-events.md). */
 export const ORDER_EVENT_HEADERS = {
@@ -12,53 +16,55 @@ export const ORDER_EVENT_HEADERS = {
 } as const;
 
 /** Keyed by merchant and order, so one order's records share a partition and stay in order. */
-export function orderEventKey(envelope: Pick<OrderEventEnvelope, 'merchantId' | 'orderId'>) {
-  return `${envelope.merchantId}:${envelope.orderId}`;
-}
-
-export function toKafkaMessage(envelope: OrderEventEnvelope): Message {
+export function toKafkaMessage(event: PublicOrderEvent): Message {
   return {
-    key: orderEventKey(envelope),
-    value: JSON.stringify(envelope),
+    key: orderEventKey(event),
+    value: JSON.stringify(event),
     headers: {
-      [ORDER_EVENT_HEADERS.eventId]: envelope.eventId,
-      [ORDER_EVENT_HEADERS.type]: envelope.type,
-      [ORDER_EVENT_HEADERS.revision]: String(envelope.revision),
-      [ORDER_EVENT_HEADERS.position]: envelope.position,
-      [ORDER_EVENT_HEADERS.merchantId]: envelope.merchantId,
-      [ORDER_EVENT_HEADERS.specVersion]: String(envelope.specVersion),
+      [ORDER_EVENT_HEADERS.eventId]: event.eventId,
+      [ORDER_EVENT_HEADERS.type]: event.type,
+      [ORDER_EVENT_HEADERS.revision]: String(event.revision),
+      [ORDER_EVENT_HEADERS.position]: event.position,
+      [ORDER_EVENT_HEADERS.merchantId]: event.merchantId,
+      [ORDER_EVENT_HEADERS.specVersion]: String(event.specVersion),
     },
   };
 }
 
 export class UnreadableOrderEventError extends Error {
   constructor(reason: string) {
-    super(`Not an order event envelope: ${reason}`);
+    super(`Not a public order event: ${reason}`);
     this.name = 'UnreadableOrderEventError';
   }
 }
 
-/** The envelope of a record; throws UnreadableOrderEventError for anything else. */
+/**
+ * The public order event of a record; throws UnreadableOrderEventError for anything else,
+ * records of another spec version included (version 1 carried the stored event).
+ */
 export function fromKafkaMessage(message: Pick<KafkaMessage, 'value' | 'headers'>) {
   const version = header(message.headers, ORDER_EVENT_HEADERS.specVersion);
   if (version !== String(ORDER_EVENT_SPEC_VERSION))
     throw new UnreadableOrderEventError(`spec version '${version}'`);
-  let envelope: Partial<OrderEventEnvelope>;
+  let event: Partial<PublicOrderEvent>;
   try {
-    envelope = JSON.parse(message.value?.toString('utf8') ?? '');
+    event = JSON.parse(message.value?.toString('utf8') ?? '');
   } catch {
     throw new UnreadableOrderEventError('the value is not JSON');
   }
   const text = (value: unknown) => typeof value === 'string' && value.length > 0;
   if (
-    envelope?.specVersion !== ORDER_EVENT_SPEC_VERSION ||
-    !text(envelope.eventId) ||
-    !text(envelope.streamId) ||
-    !text(envelope.position) ||
-    !Number.isInteger(envelope.revision)
+    event?.specVersion !== ORDER_EVENT_SPEC_VERSION ||
+    !text(event.eventId) ||
+    !text(event.merchantId) ||
+    !text(event.orderId) ||
+    !text(event.position) ||
+    !Number.isInteger(event.revision) ||
+    typeof event.order !== 'object' ||
+    event.order === null
   )
     throw new UnreadableOrderEventError('fields missing');
-  return envelope as OrderEventEnvelope;
+  return event as PublicOrderEvent;
 }
 
 function header(headers: IHeaders | undefined, name: string): string | undefined {

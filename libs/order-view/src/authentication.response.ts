@@ -6,8 +6,8 @@ import {
   type ThreeDsResult,
   type TransactionState,
 } from '@gateway/domain';
-import { html } from '../docs/html';
-import { autoPostForm } from '../payer/result-form';
+import { html } from './html';
+import { autoPostForm } from './auto-post-form';
 
 type Json = Record<string, unknown>;
 

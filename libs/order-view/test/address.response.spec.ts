@@ -1,4 +1,4 @@
-import { withResponseAddresses } from '../../src/transaction/address.response';
+import { withResponseAddresses } from '../src/address.response';
 
 describe('addresses in responses', () => {
   it('joins street2 into street and leaves street2 empty', () => {

@@ -1,4 +1,4 @@
-import { html, type Html } from '../docs/html';
+import { html, type Html } from './html';
 
 /** Form ids are code constants; letters only, so they read the same in markup and in script. */
 export type FormId = 'threedsChallengeRedirectForm' | 'redirectToMerchantForm';

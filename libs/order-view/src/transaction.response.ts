@@ -2,12 +2,13 @@ import { renderAuthentication, renderProof } from './authentication.response';
 import { renderBrowserPayment } from './browser-payment.response';
 import { renderCurrencyConversion, renderGiftCard } from './funds.response';
 import { withResponseAddresses } from './address.response';
-import { MASKED_VIEW, type ResponseView } from './sensitive-data';
+import { MASKED_VIEW, type ResponseView } from './response-view';
 import {
   maskCardNumber,
   resultOf,
   toDecimal,
   type Order,
+  type OrderSnapshot,
   type RecordedSourceOfFunds,
   type TransactionState,
 } from '@gateway/domain';
@@ -69,22 +70,7 @@ function renderWithSource(
     gatewayEntryPoint: 'WEB_SERVICES_API',
     ...(processor.giftCard ? { giftCard: renderGiftCard(processor.giftCard) } : {}),
     merchant: order.merchantId,
-    order: {
-      ...(echo.order as Json | undefined),
-      amount: toDecimal(orderAfter.amount),
-      ...(orderAfter.authenticationStatus
-        ? { authenticationStatus: orderAfter.authenticationStatus }
-        : {}),
-      creationTime: order.creationTime,
-      currency: order.currency,
-      id: order.orderId,
-      lastUpdatedTime: orderAfter.lastUpdatedTime,
-      ...(order.notificationUrl ? { notificationUrl: order.notificationUrl } : {}),
-      status: orderAfter.status,
-      totalAuthorizedAmount: toDecimal(orderAfter.totals.authorized),
-      totalCapturedAmount: toDecimal(orderAfter.totals.captured),
-      totalRefundedAmount: toDecimal(orderAfter.totals.refunded),
-    },
+    order: { ...(echo.order as Json | undefined), ...renderOrderStatus(order, orderAfter) },
     response: {
       ...processor.response,
       gatewayCode: tx.gatewayCode,
@@ -114,6 +100,26 @@ function renderWithSource(
       type: tx.type,
     },
     version: String(tx.apiVersion),
+  };
+}
+
+/**
+ * The order's own fields (no echoed request fields) as they stood at `after`: the `order` member
+ * of a transaction's response, and of the public order event (order-event.asyncapi.ts lists them).
+ */
+export function renderOrderStatus(order: Order, after: OrderSnapshot): Json {
+  return {
+    amount: toDecimal(after.amount),
+    ...(after.authenticationStatus ? { authenticationStatus: after.authenticationStatus } : {}),
+    creationTime: order.creationTime,
+    currency: order.currency,
+    id: order.orderId,
+    lastUpdatedTime: after.lastUpdatedTime,
+    ...(order.notificationUrl ? { notificationUrl: order.notificationUrl } : {}),
+    status: after.status,
+    totalAuthorizedAmount: toDecimal(after.totals.authorized),
+    totalCapturedAmount: toDecimal(after.totals.captured),
+    totalRefundedAmount: toDecimal(after.totals.refunded),
   };
 }
 
