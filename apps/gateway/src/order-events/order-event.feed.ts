@@ -77,13 +77,12 @@ export class OrderEventFeed implements OnModuleDestroy {
         await subscription.close();
         if (!response.writableEnded) response.end();
       })());
-    const lapsed = () => {
-      if (access.current() || ended) return false;
+    const endIfLapsed = () => {
+      if (access.current() || ended) return;
       response.write(': credentials no longer valid\n\n');
       void end();
-      return true;
     };
-    const stopWatching = this.merchants.onReload(lapsed);
+    const stopWatching = this.merchants.onReload(endIfLapsed);
     const gone = new Promise<void>((resolve) => response.once('close', resolve));
     void gone.then(end);
     this.open.add(end);
@@ -91,7 +90,7 @@ export class OrderEventFeed implements OnModuleDestroy {
       for await (const event of subscription) {
         const merchant = access.current();
         if (!merchant) {
-          lapsed();
+          endIfLapsed();
           break;
         }
         const shown = await this.events.build(event, cardMaskFor(merchant, access.byCertificate));
