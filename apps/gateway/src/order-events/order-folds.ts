@@ -1,5 +1,6 @@
 import { evolve, initialState, type OrderEvent, type OrderState } from '@gateway/domain';
 import type { EventStore, StoredEvent } from '@gateway/event-store';
+import { RecentMap } from './recent-map';
 
 /** Orders whose recent states are kept: the relay and the live feeds work near the head. */
 const ORDERS_KEPT = 1_000;
@@ -10,7 +11,7 @@ type Order = Extract<OrderState, { kind: 'Order' }>;
 
 /** The states after revisions first, first + 1, … of one order. */
 interface Recent {
-  readonly first: number;
+  first: number;
   readonly states: Order[];
 }
 
@@ -21,7 +22,7 @@ interface Recent {
  * the orders least recently asked about are forgotten first.
  */
 export class OrderFolds {
-  private readonly recent = new Map<string, Recent>();
+  private readonly recent = new RecentMap<string, Recent>(ORDERS_KEPT);
 
   constructor(private readonly store: Pick<EventStore, 'readStream'>) {}
 
@@ -44,15 +45,16 @@ export class OrderFolds {
 
   private keep(streamId: string, revision: number, state: Order): void {
     const kept = this.recent.get(streamId);
-    this.recent.delete(streamId);
     const end = kept ? kept.first + kept.states.length : 0;
-    if (kept && revision < end) {
-      this.recent.set(streamId, kept);
-    } else if (kept && revision === end) {
-      const states = [...kept.states.slice(1 - STATES_KEPT), state];
-      this.recent.set(streamId, { first: revision - states.length + 1, states });
-    } else this.recent.set(streamId, { first: revision, states: [state] });
-    if (this.recent.size > ORDERS_KEPT) this.recent.delete(this.recent.keys().next().value!);
+    if (!kept || revision > end) {
+      this.recent.set(streamId, { first: revision, states: [state] });
+      return;
+    }
+    if (revision === end && kept.states.push(state) > STATES_KEPT) {
+      kept.states.shift();
+      kept.first++;
+    }
+    this.recent.set(streamId, kept);
   }
 }
 

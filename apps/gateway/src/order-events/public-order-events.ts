@@ -7,18 +7,14 @@ import type { MerchantRegistry } from '../merchant/merchant-registry';
 import { EVENT_STORE, MERCHANT_REGISTRY } from '../tokens';
 import { OrderFolds } from './order-folds';
 
-/** Events built lately, per card mask: the relay and every feed at the head share them. */
-const BUILT_KEPT = 1_000;
-
 /**
  * Turns stored order events into public ones (libs/order-view, buildPublicOrderEvent) for the
- * relay and the live feeds: each event is built once per card mask while it is recent, from the
- * order as the event left it (OrderFolds).
+ * relay, which builds each event once for the bus, and for the live feeds, which build it for
+ * their own credentials; all of them from the order as the event left it (OrderFolds, shared).
  */
 @Injectable()
 export class PublicOrderEvents {
   private readonly folds: OrderFolds;
-  private readonly built = new Map<string, PublicOrderEvent>();
 
   constructor(
     @Inject(EVENT_STORE) store: EventStore,
@@ -41,12 +37,6 @@ export class PublicOrderEvents {
   }
 
   async build(event: StoredEvent, cardMask: CardMask): Promise<PublicOrderEvent> {
-    const key = `${event.eventId} ${cardMask}`;
-    const known = this.built.get(key);
-    if (known) return known;
-    const built = buildPublicOrderEvent(await this.folds.after(event), event, { cardMask });
-    this.built.set(key, built);
-    if (this.built.size > BUILT_KEPT) this.built.delete(this.built.keys().next().value!);
-    return built;
+    return buildPublicOrderEvent(await this.folds.after(event), event, { cardMask });
   }
 }
