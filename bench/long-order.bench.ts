@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { cpuPerRequest, takeCpuSnapshot } from './cpu-accounting';
 import { startServer, writeBenchMerchant } from './processes';
 
 /**
@@ -48,9 +49,9 @@ async function main(): Promise<void> {
     const pid = server.child.pid!;
     const cpu = async (run: () => Promise<number>): Promise<string> => {
       const times: number[] = [];
-      const before = cpuMs(pid);
+      const before = takeCpuSnapshot(pid);
       for (let i = 0; i < SAMPLES; i++) times.push(await run());
-      const perRequest = (cpuMs(pid) - before) / SAMPLES;
+      const perRequest = cpuPerRequest(before, takeCpuSnapshot(pid), SAMPLES).processMicros / 1000;
       return `${median(times).padStart(8)} / ${perRequest.toFixed(1).padStart(6)}`;
     };
     console.log('transactions | GET: p50 ms / CPU ms | CAPTURE: p50 ms / CPU ms | GET body');
@@ -91,12 +92,6 @@ function authorizeBody(): unknown {
 function median(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)].toFixed(1);
-}
-
-/** User and system CPU time of a process so far, in ms (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 void main();

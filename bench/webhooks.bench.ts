@@ -1,11 +1,12 @@
-import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:https';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { selfSignedCertificate } from '../test/support/self-signed-certificate';
 import { startKafkaMockCluster } from '../test/support/kafka-mock-cluster';
+import { printJsonLine, printLoadTables } from './load-report';
+import { measureLoad } from './measured-load';
 import { startServer, writeBenchMerchant } from './processes';
 
 /**
@@ -15,8 +16,6 @@ import { startServer, writeBenchMerchant } from './processes';
  * event's commit to its delivery (the dispatcher's own log: committed_at → delivered_at).
  * BENCH_DISPATCHER=kafka measures the standalone dispatcher on Kafka instead.
  */
-const DURATION = Number(process.env.BENCH_DURATION ?? 15);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const ROOT = resolve(__dirname, '../..');
 /** BENCH_NOTIFY=0: the same load without notificationUrl, for the gateway's rate without webhooks. */
 const NOTIFY = process.env.BENCH_NOTIFY !== '0';
@@ -34,11 +33,14 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'webhooks-bench-'));
   const { merchantsFile, authorization } = await writeBenchMerchant(dataDir);
   const { key, cert, certFile } = selfSignedCertificate();
+  /** Arrival times of the notifications of the measured run's orders (wh-m-…, see below). */
   const arrivals: number[] = [];
   const receiver = createServer({ key, cert }, (request, response) => {
-    request.resume();
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
     request.on('end', () => {
-      arrivals.push(Date.now());
+      if (body.includes('"wh-m-')) arrivals.push(Date.now());
       response.writeHead(204).end();
     });
   });
@@ -87,78 +89,72 @@ async function main(): Promise<void> {
     },
   });
   let sequence = 0;
-  const run = (duration: number) =>
-    autocannon({
-      url: gateway.url,
-      connections: CONNECTIONS,
-      duration,
-      requests: [
-        {
-          method: 'PUT',
-          setupRequest: (request) => ({
-            ...request,
-            path: `/api/rest/version/100/merchant/TESTBENCH/order/wh-${++sequence}/transaction/1`,
-            body,
-            headers: { 'content-type': 'application/json', authorization },
-          }),
-        },
-      ],
-    });
-  await run(3); // warm-up
-  const warmedUp = sequence;
-  const loadStart = Date.now();
-  const result = await run(DURATION);
-  const loadEnd = Date.now();
-  const created = result['2xx'];
-  // Let every notification of the run arrive (the queue drains after the load stops).
-  const deadline = Date.now() + 120_000;
-  while (
-    NOTIFY &&
-    arrivals.filter((t) => t >= loadStart).length < created &&
-    Date.now() < deadline
-  ) {
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  const drained = Date.now();
+  let drained = 0;
+  const figures = await measureLoad(gateway, {
+    name: 'gateway-webhooks',
+    authorization,
+    body,
+    // The measured run's orders are told apart from the warm-up's by their id: wh-m-…
+    path: (phase) =>
+      `/api/rest/version/100/merchant/TESTBENCH/order/wh-${phase === 'measured' ? 'm' : 'w'}-${++sequence}/transaction/1`,
+    // Let every notification of the run arrive (the queue drains after the load stops).
+    settle: async ({ created }) => {
+      const deadline = Date.now() + 120_000;
+      while (NOTIFY && arrivals.length < created && Date.now() < deadline) {
+        await new Promise((done) => setTimeout(done, 100));
+      }
+      drained = Date.now();
+    },
+  });
   await dispatcher?.stop();
   await gateway.stop();
   await cluster?.stop();
   receiver.close();
 
-  const during = arrivals.filter((t) => t >= loadStart && t <= loadEnd).length;
-  const afterStart = arrivals.filter((t) => t >= loadStart);
+  const { startedAt: loadStart, endedAt: loadEnd, created } = figures;
+  const during = arrivals.filter((t) => t <= loadEnd).length;
   const db = new Database(join(dataDir, 'webhooks.db'), { readonly: true });
   const lags = (
     db
       .prepare(
         `SELECT delivered_at, committed_at FROM webhook_delivery
-         WHERE status = 'DELIVERED' AND CAST(substr(order_id, 4) AS INTEGER) > ?`,
+         WHERE status = 'DELIVERED' AND order_id LIKE 'wh-m-%'`,
       )
-      .all(warmedUp) as Array<{ delivered_at: number; committed_at: string }>
+      .all() as Array<{ delivered_at: number; committed_at: string }>
   )
     .map((r) => r.delivered_at - Date.parse(r.committed_at))
     .sort((a, b) => a - b);
   db.close();
 
+  printLoadTables([figures]);
   console.log(
-    `\nmachine: ${cpus().length} × ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+    `dispatcher: ${STANDALONE ? 'standalone, on Kafka (mock cluster; its CPU is not in the table above)' : 'embedded (in the table above)'}`,
+  );
+  const deliveries = {
+    duringLoadPerSecond: during / ((loadEnd - loadStart) / 1000),
+    delivered: arrivals.length,
+    created,
+    drainSeconds: (drained - loadEnd) / 1000,
+    overallPerSecond: arrivals.length / ((drained - loadStart) / 1000),
+    lagMs: { p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1) ?? NaN },
+    lagSamples: lags.length,
+  };
+  console.log(
+    `notifications delivered during the load: ${deliveries.duringLoadPerSecond.toFixed(0)}/s, ` +
+      `${((deliveries.duringLoadPerSecond / figures.requestsPerSecond) * 100).toFixed(0)} % of the AUTHORIZE rate`,
   );
   console.log(
-    `load: ${CONNECTIONS} connections, ${DURATION} s after a 3 s warm-up; dispatcher: ${STANDALONE ? 'standalone, on Kafka (mock cluster)' : 'embedded'}`,
+    `${deliveries.delivered} delivered for the ${created} orders acknowledged in the window (and those in flight as it ended), ` +
+      `the last ${deliveries.drainSeconds.toFixed(1)} s after the load stopped (overall ${deliveries.overallPerSecond.toFixed(0)}/s)`,
   );
   console.log(
-    `AUTHORIZE: ${result.requests.average.toFixed(0)}/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${created} created, non-2xx ${result.non2xx}`,
+    `commit → delivery lag over ${lags.length} deliveries: p50 ${deliveries.lagMs.p50} ms, p99 ${deliveries.lagMs.p99} ms, max ${deliveries.lagMs.max} ms`,
   );
-  console.log(
-    `notifications delivered during the load: ${(during / ((loadEnd - loadStart) / 1000)).toFixed(0)}/s`,
-  );
-  console.log(
-    `all ${afterStart.length} of ${created} delivered ${((drained - loadEnd) / 1000).toFixed(1)} s after the load stopped ` +
-      `(overall ${(afterStart.length / ((drained - loadStart) / 1000)).toFixed(0)}/s)`,
-  );
-  console.log(
-    `commit → delivery lag over ${lags.length} deliveries: p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms, max ${lags.at(-1)} ms`,
-  );
+  printJsonLine('webhooks', [figures], {
+    dispatcher: STANDALONE ? 'kafka' : 'embedded',
+    notify: NOTIFY,
+    deliveries,
+  });
 }
 
 main().catch((error: unknown) => {

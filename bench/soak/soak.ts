@@ -3,6 +3,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hashPassword } from '../../apps/gateway/src/merchant/password-hash';
+import { cpuPerRequest, takeCpuSnapshot } from '../cpu-accounting';
 import { startServer, type Server } from '../processes';
 import { LatencyWindow, memoryVerdict, type MemorySample } from './soak-stats';
 import { nextFlow, SoakClient, type Step } from './traffic';
@@ -107,7 +108,7 @@ async function gatewayMemory(url: string): Promise<MemorySample> {
  */
 async function runLoad(
   client: SoakClient,
-  url: string,
+  gateway: Server,
   rate: number,
   seconds: number,
   interval: number,
@@ -157,21 +158,25 @@ async function runLoad(
   }, 5);
   // Memory every second; each interval keeps its lowest readings (soak-stats.ts).
   const sampler = setInterval(() => {
-    void gatewayMemory(url).then((sample) => readings.push(sample));
+    void gatewayMemory(gateway.url).then((sample) => readings.push(sample));
   }, 1000);
   report(
-    ' seconds  requests   req/s  errors  p50 ms  p99 ms  lowest RSS MiB  lowest heap MiB  load',
+    ' seconds  requests   req/s  errors  p50 ms  p99 ms  CPU µs/req  lowest RSS MiB  lowest heap MiB  load',
   );
+  let cpuBefore = takeCpuSnapshot(gateway.child.pid!);
   for (let at = interval; at <= seconds; at += interval) {
     await new Promise((done) => setTimeout(done, started + at * 1000 - performance.now()));
     const figures = window.close();
+    const cpuAfter = takeCpuSnapshot(gateway.child.pid!);
+    const cpu = cpuPerRequest(cpuBefore, cpuAfter, figures.requests).processMicros;
+    cpuBefore = cpuAfter;
     requests += figures.requests;
     const recent = readings.splice(0);
     const rss = Math.min(...recent.map((sample) => sample.rssMiB));
     const heap = Math.min(...recent.map((sample) => sample.heapMiB));
     if (at > interval) lows.push({ rssMiB: rss, heapMiB: heap }); // the first is warm-up
     report(
-      `${String(at).padStart(8)} ${String(figures.requests).padStart(9)} ${(figures.requests / interval).toFixed(0).padStart(7)} ${String(figures.errors).padStart(7)} ${figures.p50.toFixed(1).padStart(7)} ${figures.p99.toFixed(1).padStart(7)} ${rss.toFixed(1).padStart(15)} ${heap.toFixed(1).padStart(16)} ${loadavg()[0].toFixed(1).padStart(5)}`,
+      `${String(at).padStart(8)} ${String(figures.requests).padStart(9)} ${(figures.requests / interval).toFixed(0).padStart(7)} ${String(figures.errors).padStart(7)} ${figures.p50.toFixed(1).padStart(7)} ${figures.p99.toFixed(1).padStart(7)} ${cpu.toFixed(0).padStart(11)} ${rss.toFixed(1).padStart(15)} ${heap.toFixed(1).padStart(16)} ${loadavg()[0].toFixed(1).padStart(5)}`,
     );
   }
   clearInterval(sampler);
@@ -208,7 +213,7 @@ async function main(): Promise<void> {
     );
     const { requests, memory, errors, notSent, problems } = await runLoad(
       client,
-      gateway.url,
+      gateway,
       rate,
       minutes * 60,
       interval,
