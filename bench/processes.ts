@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hashPassword } from '../apps/gateway/src/merchant/password-hash';
+import { hashPassword } from '@gateway/merchants';
 import { GcTrace } from './gc-trace';
 
 export interface Server {

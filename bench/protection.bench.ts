@@ -3,7 +3,7 @@ import { jsonShapeError } from '@gateway/contract';
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { AuthLockout } from '../apps/gateway/src/auth/auth-lockout';
-import type { Merchant } from '../apps/gateway/src/merchant/merchant-registry';
+import type { Merchant } from '@gateway/merchants';
 import { LoadShedder } from '../apps/gateway/src/protection/load-shedder';
 import { MerchantRateLimiter } from '../apps/gateway/src/protection/merchant-rate-limiter';
 import { RequestAdmission } from '../apps/gateway/src/protection/request-admission';

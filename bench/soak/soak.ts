@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { hashPassword } from '../../apps/gateway/src/merchant/password-hash';
+import { hashPassword } from '@gateway/merchants';
 import { cpuPerRequest, takeCpuSnapshot } from '../cpu-accounting';
 import { startServer, type Server } from '../processes';
 import { LatencyWindow, memoryVerdict, type MemorySample } from './soak-stats';

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { hashPassword } from '../../apps/gateway/src/merchant/password-hash';
+import { hashPassword } from '@gateway/merchants';
 
 const ROOT = resolve(__dirname, '../..');
 export const MAIN = join(ROOT, 'dist/apps/gateway/src/main.js');

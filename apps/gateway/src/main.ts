@@ -6,7 +6,8 @@ import { mkdirSync } from 'node:fs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
-import { ConfigError, loadConfig, type GatewayConfig } from './config/gateway.config';
+import { ConfigError } from '@gateway/config';
+import { loadConfig, type GatewayConfig } from './config/gateway.config';
 import { KeyFileError } from './config/key-file';
 import type { TlsFiles } from './config/security.config';
 import { ApiExceptionFilter } from './http/api-exception.filter';
@@ -14,12 +15,15 @@ import { answerClientError } from './http/client-error.handler';
 import { boundConnections } from './http/connection-bounds';
 import { configureFastify } from './http/fastify-setup';
 import { PublicUrl } from './config/public-url';
-import { MerchantFileError, type MerchantRegistry } from './merchant/merchant-registry';
-import { reloadMerchantsOnHangup } from './merchant/reload-on-hangup';
+import {
+  MerchantFileError,
+  type MerchantRegistry,
+  reloadMerchantsOnHangup,
+} from '@gateway/merchants';
 import { MERCHANT_REGISTRY } from './tokens';
 import { GatewayMetrics } from './ops/gateway-metrics';
 import { closeOnSignals } from './ops/graceful-shutdown';
-import { createLogger, NestLogBridge, type GatewayLogger } from './ops/logger';
+import { createLogger, NestLogBridge, type GatewayLogger } from '@gateway/logging';
 import { observeRequests, requestId } from './ops/request-observer';
 import { LoadShedder } from './protection/load-shedder';
 import { RequestAdmission } from './protection/request-admission';

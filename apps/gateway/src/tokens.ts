@@ -16,5 +16,5 @@ export type Clock = () => Date;
 /** The order event bus (libs/order-events): the relay publishes, the webhook dispatcher consumes. */
 export const ORDER_EVENT_PUBLISHER = Symbol('OrderEventPublisher');
 export const ORDER_EVENT_CONSUMER = Symbol('OrderEventConsumer');
-/** The gateway's pino logger (ops/logger.ts). */
+/** The gateway's pino logger (libs/logging). */
 export const LOGGER = Symbol('Logger');

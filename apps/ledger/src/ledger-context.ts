@@ -3,10 +3,7 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from './ledger-args';
-import {
-  eventStoreOf,
-  type EventStoreSelection,
-} from '../../gateway/src/config/event-store.config';
+import { eventStoreOf, type EventStoreSelection } from '@gateway/config';
 
 /** Where the CLI writes: results to `out`, messages and progress to `err`. */
 export interface LedgerOutput {

@@ -5,13 +5,9 @@ import {
   logLevelOf,
   type BusConfig,
   type LogLevel,
-} from '../../gateway/src/config/gateway.config';
-import {
-  loadGatewayWebhooks,
-  type GatewayWebhooksConfig,
-} from '../../gateway/src/webhook/webhooks.config';
-import { defaultMerchantsFile } from '../../gateway/src/merchant/merchant-registry';
-import { parseDuration } from './delivery/retry-schedule';
+} from '@gateway/config';
+import { loadGatewayWebhooks, type GatewayWebhooksConfig, parseDuration } from '@gateway/webhooks';
+import { defaultMerchantsFile } from '@gateway/merchants';
 
 /**
  * The standalone dispatcher's settings. It reads the gateway's variables where they overlap (the

@@ -1,15 +1,12 @@
 import { DatabaseFileError, openingDatabaseFile } from '@gateway/database-files';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { ConfigError } from '../../gateway/src/config/gateway.config';
-import { MerchantFileError, MerchantRegistry } from '../../gateway/src/merchant/merchant-registry';
-import { reloadMerchantsOnHangup } from '../../gateway/src/merchant/reload-on-hangup';
-import { createLogger } from '../../gateway/src/ops/logger';
-import { kafkaOrderEventConsumer } from '../../gateway/src/relay/kafka-consumer.factory';
-import { SqliteDeliveryStore } from './delivery/sqlite-delivery.store';
+import { ConfigError } from '@gateway/config';
+import { MerchantFileError, MerchantRegistry, reloadMerchantsOnHangup } from '@gateway/merchants';
+import { createLogger } from '@gateway/logging';
+import { kafkaOrderEventConsumer } from '@gateway/order-events';
+import { SqliteDeliveryStore, WebhookDispatcher, WebhookMetrics } from '@gateway/webhooks';
 import { loadDispatcherConfig } from './dispatcher.config';
 import { DispatcherOpsServer } from './ops/dispatcher-ops.server';
-import { WebhookDispatcher } from './webhook-dispatcher';
-import { WebhookMetrics } from './webhook.metrics';
 
 /** Beyond the attempts' own time limit, how long closing Kafka and the stores may take. */
 const SHUTDOWN_GRACE_MS = 10_000;

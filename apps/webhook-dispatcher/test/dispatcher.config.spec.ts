@@ -1,4 +1,4 @@
-import { ConfigError } from '../../gateway/src/config/gateway.config';
+import { ConfigError } from '@gateway/config';
 import { loadDispatcherConfig } from '../src/dispatcher.config';
 
 const KAFKA = { GATEWAY_BUS: 'kafka', KAFKA_BROKERS: 'k1:9092' };

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteDeliveryStore } from '../src/delivery/sqlite-delivery.store';
+import { SqliteDeliveryStore } from '@gateway/webhooks';
 import { runWebhooksCli } from '../src/cli/webhooks.cli';
 
 const delivery = (id: string, merchantId: string, orderId: string) => ({

@@ -6,3 +6,4 @@ export * from './kafka/kafka-client';
 export * from './kafka/kafka-order-event.record';
 export * from './kafka/kafka-order-event.publisher';
 export * from './kafka/kafka-order-event.consumer';
+export * from './kafka/kafka-consumer.factory';

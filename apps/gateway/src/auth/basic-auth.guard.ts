@@ -8,12 +8,12 @@ import {
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
-import { matchesCertificate } from '../merchant/certificate-match';
 import {
+  matchesCertificate,
   merchantIdProblem,
   type Merchant,
   type MerchantRegistry,
-} from '../merchant/merchant-registry';
+} from '@gateway/merchants';
 import { GatewayMetrics } from '../ops/gateway-metrics';
 import { MerchantAdmission } from '../protection/merchant-admission';
 import { MerchantRateLimiter } from '../protection/merchant-rate-limiter';

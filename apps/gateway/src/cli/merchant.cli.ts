@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { defaultMerchantsFile, MerchantFileError } from '../merchant/merchant-registry';
+import { defaultMerchantsFile, MerchantFileError } from '@gateway/merchants';
 import {
   addMerchant,
   rotateNotificationSecret,

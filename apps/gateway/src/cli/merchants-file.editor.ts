@@ -14,8 +14,9 @@ import {
   merchantIdProblem,
   parseMerchants,
   readMerchantsDocument,
-} from '../merchant/merchant-registry';
-import { generatePassword, hashPassword } from '../merchant/password-hash';
+  generatePassword,
+  hashPassword,
+} from '@gateway/merchants';
 
 type Entry = Record<string, unknown>;
 type MerchantsDocument = Entry & { merchants: Entry[] };

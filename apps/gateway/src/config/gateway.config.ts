@@ -1,7 +1,15 @@
 import { isAbsolute, resolve } from 'node:path';
 import { dataKeysOf, tlsOf, type DataKeys, type TlsFiles } from './security.config';
-import { eventStoreOf, type EventStoreSelection } from './event-store.config';
-import { loadGatewayWebhooks, type GatewayWebhooksConfig } from '../webhook/webhooks.config';
+import {
+  busConfigOf,
+  ConfigError,
+  eventStoreOf,
+  logLevelOf,
+  type BusConfig,
+  type EventStoreSelection,
+  type LogLevel,
+} from '@gateway/config';
+import { loadGatewayWebhooks, type GatewayWebhooksConfig } from '@gateway/webhooks';
 import { loadTrafficLimits, type TrafficLimits } from './traffic-limits';
 import { loadConnectionLimits, type ConnectionLimits } from './connection-limits';
 
@@ -46,28 +54,6 @@ export interface OrderSettings {
   readonly maxTransactions: number;
   /** Events folded into the orders kept in memory at most; 0 folds every order from scratch. */
   readonly cachedEvents: number;
-}
-
-export type BusConfig =
-  | { readonly kind: 'embedded' }
-  | {
-      readonly kind: 'kafka';
-      /** host:port of each seed broker (KAFKA_BROKERS, comma-separated). */
-      readonly brokers: readonly string[];
-      readonly topic: string;
-      readonly clientId: string;
-      /** Consumer group of the gateway's own consumer (the webhook dispatcher). */
-      readonly consumerGroup: string;
-    };
-
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
-export class ConfigError extends Error {
-  constructor(readonly problems: readonly string[]) {
-    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
-    this.name = 'ConfigError';
-  }
 }
 
 export function loadConfig(
@@ -132,51 +118,4 @@ export function loadConfig(
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
-}
-
-/** Kafka topic and client names: letters, digits, '.', '_' and '-' (Kafka's own rule for topics). */
-const KAFKA_NAME = /^[A-Za-z0-9._-]{1,249}$/;
-const BROKER = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/;
-
-/** GATEWAY_LOG_LEVEL (the standalone webhook dispatcher reads it too). */
-export function logLevelOf(env: NodeJS.ProcessEnv, problems: string[]): LogLevel {
-  const raw = env.GATEWAY_LOG_LEVEL;
-  if (!raw) return 'info';
-  if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw as LogLevel;
-  problems.push(`GATEWAY_LOG_LEVEL='${raw}' must be one of ${LOG_LEVELS.join(', ')}`);
-  return 'info';
-}
-
-/** GATEWAY_BUS and KAFKA_* (the standalone webhook dispatcher reads them too). */
-export function busConfigOf(env: NodeJS.ProcessEnv, problems: string[]): BusConfig {
-  const kind = env.GATEWAY_BUS || 'embedded';
-  if (kind === 'embedded') return { kind };
-  if (kind !== 'kafka') {
-    problems.push(`GATEWAY_BUS='${kind}' must be embedded or kafka`);
-    return { kind: 'embedded' };
-  }
-  const name = (variable: string, fallback: string): string => {
-    const value = env[variable] || fallback;
-    if (!KAFKA_NAME.test(value))
-      problems.push(`${variable}='${value}' must be 1-249 letters, digits, '.', '_' or '-'`);
-    return value;
-  };
-  const raw = env.KAFKA_BROKERS ?? '';
-  const brokers = raw
-    .split(',')
-    .map((broker) => broker.trim())
-    .filter(Boolean);
-  if (brokers.length === 0) problems.push('KAFKA_BROKERS is required when GATEWAY_BUS=kafka');
-  for (const broker of brokers) {
-    const port = Number(broker.slice(broker.lastIndexOf(':') + 1));
-    if (!BROKER.test(broker) || port < 1 || port > 65535)
-      problems.push(`KAFKA_BROKERS entry '${broker}' must be host:port`);
-  }
-  return {
-    kind,
-    brokers,
-    topic: name('KAFKA_TOPIC', 'gateway.order-events'),
-    clientId: name('KAFKA_CLIENT_ID', 'gateway-ledger'),
-    consumerGroup: name('KAFKA_CONSUMER_GROUP', 'gateway-webhook-dispatcher'),
-  };
 }

@@ -3,7 +3,7 @@ import { EventStoreUnwritableError } from '@gateway/event-store';
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { GatewayLogger } from '../ops/logger';
+import type { GatewayLogger } from '@gateway/logging';
 import { PAYER_PAGES, sendErrorPage } from '../payer/payer-page.response';
 import { redactCardLikeRuns } from '@gateway/domain';
 import { RETRY_AFTER_SECONDS } from '../protection/refusals';

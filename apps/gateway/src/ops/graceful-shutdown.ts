@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Server } from 'node:http';
 import type { LoadShedder } from '../protection/load-shedder';
-import type { GatewayLogger } from './logger';
+import type { GatewayLogger } from '@gateway/logging';
 
 /**
  * SIGTERM or SIGINT: new requests are refused (503 SERVER_BUSY, readiness DOWN) and in-flight

@@ -2,9 +2,9 @@ import { isApiOperation } from '@gateway/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Merchant } from '../merchant/merchant-registry';
+import type { Merchant } from '@gateway/merchants';
 import type { GatewayMetrics } from './gateway-metrics';
-import type { GatewayLogger } from './logger';
+import type { GatewayLogger } from '@gateway/logging';
 import { holdsCardNumber, redactCardLikeRuns } from '@gateway/domain';
 
 /**
@@ -35,7 +35,7 @@ type ObservedRequest = FastifyRequest & { answer?: Answer; merchant?: Merchant }
  * tokens live in it), the headers or the body. With nothing nested to redact, these lines skip
  * pino's redaction pass, which costs about 80 µs a line with the full path list (4 µs without);
  * the merchant's free-text correlationId loses card-like digits here instead, and the logger
- * takes card numbers in any spacing out of every line it writes (logger.ts).
+ * takes card numbers in any spacing out of every line it writes (libs/logging/src/logger.ts).
  */
 export function observeRequests(
   fastify: FastifyInstance,

@@ -1,6 +1,5 @@
 import type { X509Certificate } from 'node:crypto';
-import { matchesCertificate } from '../merchant/certificate-match';
-import type { Merchant, MerchantRegistry } from '../merchant/merchant-registry';
+import { matchesCertificate, type Merchant, type MerchantRegistry } from '@gateway/merchants';
 
 /** The credentials a live feed was opened with, checked again for as long as it runs. */
 export interface FeedAccess {

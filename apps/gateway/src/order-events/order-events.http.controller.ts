@@ -8,7 +8,7 @@ import {
   CertificateAuthenticated,
 } from '../auth/basic-auth.guard';
 import { parseApiVersion } from '../http/path-params';
-import type { Merchant, MerchantRegistry } from '../merchant/merchant-registry';
+import type { Merchant, MerchantRegistry } from '@gateway/merchants';
 import { LongLived } from '../protection/merchant-admission';
 import { MERCHANT_REGISTRY } from '../tokens';
 import { feedAccess } from './feed-access';

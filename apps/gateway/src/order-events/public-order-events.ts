@@ -3,7 +3,7 @@ import type { EventStore, StoredEvent } from '@gateway/event-store';
 import type { PublicOrderEvent } from '@gateway/order-events';
 import { buildPublicOrderEvent, cardMaskFor, MASKED_VIEW } from '@gateway/order-view';
 import { Inject, Injectable } from '@nestjs/common';
-import type { MerchantRegistry } from '../merchant/merchant-registry';
+import type { MerchantRegistry } from '@gateway/merchants';
 import { EVENT_STORE, MERCHANT_REGISTRY } from '../tokens';
 import { OrderFolds } from './order-folds';
 

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard';
 import { parseApiVersion } from '../http/path-params';
-import type { Merchant } from '../merchant/merchant-registry';
+import type { Merchant } from '@gateway/merchants';
 import { ListOrdersQuery } from './list-orders.query';
 import { parseOrderListRequest } from './order-list.request';
 

@@ -6,7 +6,7 @@ import {
   CertificateAuthenticated,
 } from '../auth/basic-auth.guard';
 import { parseOrderPath } from '../http/path-params';
-import type { Merchant } from '../merchant/merchant-registry';
+import type { Merchant } from '@gateway/merchants';
 import { SensitiveData } from '../transaction/sensitive-data';
 import { RetrieveOrderQuery } from './retrieve-order.query';
 

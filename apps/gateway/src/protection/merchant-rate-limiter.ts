@@ -1,4 +1,4 @@
-import type { Merchant } from '../merchant/merchant-registry';
+import type { Merchant } from '@gateway/merchants';
 
 interface Bucket {
   tokens: number;

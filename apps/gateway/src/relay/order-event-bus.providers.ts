@@ -4,15 +4,16 @@ import {
   InProcessOrderEventBus,
   KafkaOrderEventPublisher,
   type OrderEventPublisher,
+  handlerFailed,
+  kafkaOrderEventConsumer,
 } from '@gateway/order-events';
 import type { Provider } from '@nestjs/common';
 import { join } from 'node:path';
 import type { GatewayConfig } from '../config/gateway.config';
 import { GatewayMetrics } from '../ops/gateway-metrics';
 import { PublicOrderEvents } from '../order-events/public-order-events';
-import type { GatewayLogger } from '../ops/logger';
+import type { GatewayLogger } from '@gateway/logging';
 import { EVENT_STORE, LOGGER, ORDER_EVENT_CONSUMER, ORDER_EVENT_PUBLISHER } from '../tokens';
-import { handlerFailed, kafkaOrderEventConsumer } from './kafka-consumer.factory';
 import { OrderEventRelay } from './order-event.relay';
 import {
   RELAY_CHECKPOINTS,

@@ -6,7 +6,7 @@ import {
   CertificateAuthenticated,
 } from '../auth/basic-auth.guard';
 import { parseOrderPath, refuseCardNumber } from '../http/path-params';
-import type { Merchant } from '../merchant/merchant-registry';
+import type { Merchant } from '@gateway/merchants';
 import { cardMaskFor } from '@gateway/order-view';
 import { PaymentSessions, SESSION_ID } from './payment-sessions';
 import { renderSession } from './session.response';

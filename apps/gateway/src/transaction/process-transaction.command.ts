@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { Merchant } from '../merchant/merchant-registry';
+import type { Merchant } from '@gateway/merchants';
 import type { ResponseView } from '@gateway/order-view';
 
 export interface ProcessedTransaction {

@@ -2,7 +2,7 @@ import type { CardMask } from '@gateway/domain';
 import { cardMaskFor, type ResponseView } from '@gateway/order-view';
 import { createHmac } from 'node:crypto';
 import type { AesGcmKeyring } from '../crypto/aes-gcm-keyring';
-import type { Merchant } from '../merchant/merchant-registry';
+import type { Merchant } from '@gateway/merchants';
 
 /** How a source of funds is recorded for one merchant's order (source-of-funds mapping). */
 export interface RecordProtection {

@@ -7,7 +7,7 @@ import {
   CertificateAuthenticated,
 } from '../auth/basic-auth.guard';
 import { idParam, parseOrderPath } from '../http/path-params';
-import type { Merchant } from '../merchant/merchant-registry';
+import type { Merchant } from '@gateway/merchants';
 import { RetrieveOrderQuery } from '../order/retrieve-order.query';
 import { PaymentSessions, SESSION_ID } from '../session/payment-sessions';
 import { get } from './body-fields';

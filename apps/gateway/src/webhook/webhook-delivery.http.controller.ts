@@ -3,11 +3,11 @@ import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from
 import {
   DELIVERY_STATUSES,
   type DeliveryStatus,
-} from '../../../webhook-dispatcher/src/delivery/delivery.types';
-import type { SqliteDeliveryStore } from '../../../webhook-dispatcher/src/delivery/sqlite-delivery.store';
+  type SqliteDeliveryStore,
+} from '@gateway/webhooks';
 import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard';
 import { parseOrderPath } from '../http/path-params';
-import type { Merchant } from '../merchant/merchant-registry';
+import type { Merchant } from '@gateway/merchants';
 import { WEBHOOK_DELIVERIES, WebhookDispatcherLifecycle } from './webhook-dispatcher.lifecycle';
 
 type ListQuery = { status?: string; limit?: string; before?: string };

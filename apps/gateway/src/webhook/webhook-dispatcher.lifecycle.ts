@@ -3,8 +3,7 @@ import type {
   OnApplicationShutdown,
   OnModuleInit,
 } from '@nestjs/common';
-import type { SqliteDeliveryStore } from '../../../webhook-dispatcher/src/delivery/sqlite-delivery.store';
-import type { WebhookDispatcher } from '../../../webhook-dispatcher/src/webhook-dispatcher';
+import type { SqliteDeliveryStore, WebhookDispatcher } from '@gateway/webhooks';
 
 export const WEBHOOK_DELIVERIES = Symbol('WebhookDeliveries');
 

@@ -1,11 +1,9 @@
 import { openingDatabaseFile } from '@gateway/database-files';
 import type { OrderEventConsumer } from '@gateway/order-events';
 import type { Provider } from '@nestjs/common';
-import { SqliteDeliveryStore } from '../../../webhook-dispatcher/src/delivery/sqlite-delivery.store';
-import { WebhookDispatcher } from '../../../webhook-dispatcher/src/webhook-dispatcher';
-import { WebhookMetrics } from '../../../webhook-dispatcher/src/webhook.metrics';
+import { SqliteDeliveryStore, WebhookDispatcher, WebhookMetrics } from '@gateway/webhooks';
 import type { GatewayConfig } from '../config/gateway.config';
-import type { MerchantRegistry } from '../merchant/merchant-registry';
+import type { MerchantRegistry } from '@gateway/merchants';
 import { GatewayMetrics } from '../ops/gateway-metrics';
 import { MERCHANT_REGISTRY, ORDER_EVENT_CONSUMER } from '../tokens';
 import { WEBHOOK_DELIVERIES, WebhookDispatcherLifecycle } from './webhook-dispatcher.lifecycle';

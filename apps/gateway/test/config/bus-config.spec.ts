@@ -1,4 +1,5 @@
-import { ConfigError, loadConfig } from '../../src/config/gateway.config';
+import { ConfigError } from '@gateway/config';
+import { loadConfig } from '../../src/config/gateway.config';
 
 const problems = (env: NodeJS.ProcessEnv): readonly string[] => {
   try {

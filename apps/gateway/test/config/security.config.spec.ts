@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigError, loadConfig } from '../../src/config/gateway.config';
+import { ConfigError } from '@gateway/config';
+import { loadConfig } from '../../src/config/gateway.config';
 import { isLoopback } from '../../src/config/security.config';
 import {
   describeWithOpenssl,

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeWithOpenssl, makeTestPki } from '../../../../test/support/certificates';
 import { runMerchantCli } from '../../src/cli/merchant.cli';
-import { MerchantRegistry } from '../../src/merchant/merchant-registry';
-import { hashPassword } from '../../src/merchant/password-hash';
+import { MerchantRegistry, hashPassword } from '@gateway/merchants';
 
 describe('merchant add', () => {
   let dir: string;

@@ -1,4 +1,4 @@
-import type { Merchant } from '../../src/merchant/merchant-registry';
+import type { Merchant } from '@gateway/merchants';
 import { MerchantRateLimiter } from '../../src/protection/merchant-rate-limiter';
 
 const merchant = (id: string, rateLimit?: number) =>

@@ -4,8 +4,8 @@ import {
   DELIVERY_STATUSES,
   type DeliveryStatus,
   type DeliverySummary,
-} from '../delivery/delivery.types';
-import { SqliteDeliveryStore } from '../delivery/sqlite-delivery.store';
+  SqliteDeliveryStore,
+} from '@gateway/webhooks';
 
 const USAGE = `usage:
   webhooks list [--merchant <id>] [--status PENDING|DELIVERED|DEAD_LETTERED] [--limit <n>] [--before <cursor>]

@@ -1,9 +1,7 @@
-import {
-  KafkaOrderEventConsumer,
-  type KafkaLog,
-  type PublicOrderEvent,
-} from '@gateway/order-events';
-import type { BusConfig } from '../config/gateway.config';
+import type { BusConfig } from '@gateway/config';
+import type { PublicOrderEvent } from '../public-order-event';
+import type { KafkaLog } from './kafka-client';
+import { KafkaOrderEventConsumer } from './kafka-order-event.consumer';
 
 type KafkaBus = Extract<BusConfig, { kind: 'kafka' }>;
 

@@ -1,5 +1,5 @@
-import { MerchantFileError, parseMerchants } from '../../src/merchant/merchant-registry';
-import { hashPassword } from '../../src/merchant/password-hash';
+import { MerchantFileError, parseMerchants } from '../src/merchant-registry';
+import { hashPassword } from '../src/password-hash';
 
 describe('merchants file: rateLimit', () => {
   let hash: string;

@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
-import type { LogLevel } from '../config/gateway.config';
+import type { LogLevel } from '@gateway/config';
 import { REDACTED_PATHS } from './redaction';
 import { redactCardNumbers } from '@gateway/domain';
 

@@ -5,7 +5,7 @@ import {
   isEncodedHash,
   unmatchableHash,
   verifyPassword,
-} from '../../src/merchant/password-hash';
+} from '../src/password-hash';
 
 describe('password hashing', () => {
   it('encodes scrypt with its parameters, a 16-byte salt and a 32-byte key', async () => {

@@ -8,12 +8,12 @@ import {
   MerchantFileError,
   MerchantRegistry,
   parseMerchants,
-} from '../../src/merchant/merchant-registry';
-import * as passwordHash from '../../src/merchant/password-hash';
+} from '../src/merchant-registry';
+import * as passwordHash from '../src/password-hash';
 
 // Count scrypt verifications while keeping the real implementation.
-jest.mock('../../src/merchant/password-hash', () => {
-  const actual = jest.requireActual('../../src/merchant/password-hash');
+jest.mock('../src/password-hash', () => {
+  const actual = jest.requireActual('../src/password-hash');
   return { ...actual, verifyPassword: jest.fn(actual.verifyPassword) };
 });
 const verifyPassword = passwordHash.verifyPassword as jest.MockedFunction<
@@ -214,7 +214,7 @@ describe('MerchantRegistry', () => {
   });
 
   it('ships a demo merchant that accepts the documented password', async () => {
-    const registry = MerchantRegistry.load(resolve(__dirname, '../../../../config/merchants.json'));
+    const registry = MerchantRegistry.load(resolve(__dirname, '../../../config/merchants.json'));
     const merchant = await registry.authenticate('TESTMERCHANT', 'demo-password-change-me');
     expect(merchant).toMatchObject({ id: 'TESTMERCHANT', enabled: true, test: true });
   });

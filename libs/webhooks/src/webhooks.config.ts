@@ -1,8 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import {
-  loadWebhookConfig,
-  type WebhookConfig,
-} from '../../../webhook-dispatcher/src/webhook.config';
+import { loadWebhookConfig, type WebhookConfig } from './webhook.config';
 
 export const DISPATCHER_PLACEMENTS = ['embedded', 'external'] as const;
 

@@ -1,6 +1,6 @@
 import { orderStreamId } from '@gateway/domain';
 import type { OrderEventConsumer, PublicOrderEvent } from '@gateway/order-events';
-import type { MerchantRegistry } from '../../gateway/src/merchant/merchant-registry';
+import type { MerchantRegistry } from '@gateway/merchants';
 import { DeliveryScheduler, type DeliveryObserver } from './delivery/delivery-scheduler';
 import { notificationFor } from './delivery/notification';
 import { RetrySchedule } from './delivery/retry-schedule';
