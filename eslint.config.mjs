@@ -1,4 +1,26 @@
+import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
+
+/**
+ * Layers (README, Architecture): apps use libs, libs never use apps, apps never use each other,
+ * and libs/domain uses nothing but itself. An alias cannot name an app, so what crosses a layer
+ * is a relative path: each folder gets the patterns of the paths it must not take.
+ */
+const APPS = readdirSync(new URL('./apps', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+const A_LIB = 'belongs in a lib (libs/<name>, alias @gateway/<name>)';
+const intoApps = {
+  regex: `(^|/)apps(/|$)|^@gateway/(${APPS.join('|')})(/|$)`,
+  message: `Libs never import apps: what a lib needs from an app ${A_LIB}.`,
+};
+const intoOtherApps = (app) => ({
+  // From inside apps/<app>, a path up to apps/ and down into a sibling names the sibling first.
+  regex: `(^|/)apps(/|$)|^(\\.\\./)+(${APPS.filter((other) => other !== app).join('|')})(/|$)`,
+  message: `Apps never import each other: what two apps share ${A_LIB}.`,
+});
+const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', '.tmp/**', '**/*.js', '**/*.mjs'] },
@@ -6,15 +28,19 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
-      // The domain must stay free of frameworks and IO (ports and adapters).
       'no-restricted-imports': 'off',
     },
   },
+  ...APPS.map((app) => ({ files: [`apps/${app}/**/*.ts`], rules: restrict(intoOtherApps(app)) })),
+  // Sources, tests and benches of every lib.
+  { files: ['libs/**/*.ts'], rules: restrict(intoApps) },
   {
+    // The domain must stay free of frameworks and IO (ports and adapters): its own files only.
     files: ['libs/domain/src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: ['@nestjs/*', 'better-sqlite3', 'kafkajs', '@kurrent/*', 'fastify', 'node:*', '@gateway/*', '../../*'] }],
-    },
+    rules: restrict(intoApps, {
+      regex: '^(?!\\.)|^(\\.\\./){2}',
+      message: 'libs/domain imports only its own files: no framework, adapter, node:* or other lib.',
+    }),
   },
   {
     files: ['**/test/**/*.ts', '**/*.spec.ts'],
