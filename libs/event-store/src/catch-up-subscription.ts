@@ -6,12 +6,20 @@ import type {
   SubscribeOptions,
 } from './event-store.port';
 
+/** A commit made through the store, with what it committed. */
+export interface CommitNotice {
+  /** The log's last position before the commit (0n: empty): nothing lies between it and `events`. */
+  readonly before: GlobalPosition;
+  /** Every event committed, in position order. */
+  readonly events: readonly StoredEvent[];
+}
+
 /** What a subscription needs from its store. */
 export interface SubscriptionSource {
   readAll(options: ReadAllOptions): Promise<StoredEvent[]>;
   headPosition(): Promise<GlobalPosition | undefined>;
   /** Calls `listener` after each commit made through this store; returns the unregister function. */
-  onCommit(listener: () => void): () => void;
+  onCommit(listener: (commit: CommitNotice) => void): () => void;
 }
 
 export interface SubscriptionTuning {
@@ -25,14 +33,19 @@ export interface SubscriptionTuning {
  * sleep until a commit notification, a poll tick or close(). Reading only when the buffer is
  * empty gives back-pressure; the cursor only moves forward, so there is no gap or duplicate
  * at the catch-up/live boundary (there is no boundary: live is just catch-up with a short batch).
+ *
+ * A subscription that has seen everything up to a commit takes that commit's events as the
+ * store hands them over, without reading (nothing else can lie between); one that is behind,
+ * reading, or holding a full buffer reads from the store as before.
  */
 export class CatchUpSubscription extends PullSubscription {
   private cursor: GlobalPosition | undefined;
   private readonly prefix: string | undefined;
   private buffer: StoredEvent[] = [];
   private closed = false;
-  /** Set by every commit notification so one arriving mid-read is not lost before sleep(). */
+  /** Something may be there to read: set by a commit not taken (also mid-read), a poll tick, a full batch. */
   private dirty = true;
+  private filling = false;
   private wake: (() => void) | undefined;
   private readonly unregister: () => void;
 
@@ -45,8 +58,8 @@ export class CatchUpSubscription extends PullSubscription {
     super();
     this.cursor = options.after;
     this.prefix = options.streamPrefix;
-    this.unregister = source.onCommit(() => {
-      this.dirty = true;
+    this.unregister = source.onCommit((commit) => {
+      if (!this.take(commit)) this.dirty = true;
       this.wake?.();
     });
   }
@@ -66,7 +79,8 @@ export class CatchUpSubscription extends PullSubscription {
       const event = this.buffer.shift();
       if (event) return { done: false, value: event };
       try {
-        if (!(await this.fill())) await this.sleep();
+        // Read only when told something may be there: a commit not taken, a poll tick, a full batch.
+        if (!this.dirty || !(await this.fill())) await this.sleep();
       } catch (error) {
         // The store closed mid-read (it closes its subscriptions first): end, don't throw.
         if (this.closed) return DONE;
@@ -75,7 +89,27 @@ export class CatchUpSubscription extends PullSubscription {
     }
   }
 
+  /** Takes a commit's events when they follow the cursor directly; false: read them instead. */
+  private take({ before, events }: CommitNotice): boolean {
+    if (this.closed || this.filling || (this.cursor ?? 0n) !== before) return false;
+    if (this.buffer.length + events.length > this.tuning.batchSize) return false; // back-pressure
+    for (const event of events)
+      if (this.prefix === undefined || event.streamId.startsWith(this.prefix))
+        this.buffer.push(event);
+    if (events.length > 0) this.cursor = events[events.length - 1].position;
+    return true;
+  }
+
   private async fill(): Promise<boolean> {
+    this.filling = true;
+    try {
+      return await this.read();
+    } finally {
+      this.filling = false;
+    }
+  }
+
+  private async read(): Promise<boolean> {
     this.dirty = false;
     const { batchSize } = this.tuning;
     // With a filter, remember the head read *before* the batch: a short batch proves nothing
@@ -97,6 +131,7 @@ export class CatchUpSubscription extends PullSubscription {
       this.cursor = head;
     }
     this.buffer = events;
+    if (events.length === batchSize) this.dirty = true; // there may be more
     return events.length > 0;
   }
 
@@ -105,7 +140,12 @@ export class CatchUpSubscription extends PullSubscription {
     return new Promise((resolve) => {
       const { pollIntervalMs } = this.tuning;
       const timer =
-        pollIntervalMs === undefined ? undefined : setTimeout(() => done(), pollIntervalMs);
+        pollIntervalMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              this.dirty = true; // another process may have written
+              done();
+            }, pollIntervalMs);
       const done = (): void => {
         clearTimeout(timer);
         this.wake = undefined;

@@ -54,6 +54,11 @@ export interface AppendResult {
   readonly nextExpectedRevision: number;
   /** Global position of the last event appended. */
   readonly position: GlobalPosition;
+  /**
+   * The events as committed, in order: revision, position and recordedAt as a read would return
+   * them. Adapters may share these objects with their subscriptions: treat them as read-only.
+   */
+  readonly events: readonly StoredEvent[];
 }
 
 /** The typed conflict: the stream was not at the expected revision. Nothing was appended. */

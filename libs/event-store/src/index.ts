@@ -5,7 +5,10 @@ export { SqliteEventStore } from './sqlite/sqlite-event-store';
 export { KurrentDbEventStore } from './kurrentdb/kurrentdb-event-store';
 export type { KurrentDbEventStoreOptions } from './kurrentdb/kurrentdb-event-store';
 export type { SqliteEventStoreOptions } from './sqlite/sqlite-event-store';
-export type { WriterStats as SqliteWriterStats } from './sqlite/group-commit-writer';
+export type {
+  CommittedBatch as SqliteCommittedBatch,
+  WriterStats as SqliteWriterStats,
+} from './sqlite/group-commit-writer';
 export { SCHEMA_VERSION } from './sqlite/schema';
 export { SqliteEventLog } from './sqlite/sqlite-event-log';
 export type { Shard } from './sqlite/sqlite-reads';

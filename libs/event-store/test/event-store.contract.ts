@@ -17,6 +17,11 @@ export interface ContractOptions {
    * not reject an id already used in another stream, so that test is skipped for it.
    */
   readonly idsCheckedAcrossStreams?: boolean;
+  /**
+   * The store hands its own commits to live subscriptions that are up to date, without reading
+   * them back (the embedded adapters; KurrentDB's subscriptions are the server's).
+   */
+  readonly feedsSubscriptions?: boolean;
 }
 
 export function newEvent(
@@ -107,6 +112,20 @@ export function describeEventStoreContract(
           [1, { n: 1 }],
         ]);
         expect(events[1].position).toBe(result.position);
+      });
+
+      it('returns the committed events exactly as a read returns them', async () => {
+        await store.appendToStream('other', [newEvent()], 'no_stream');
+        const result = await store.appendToStream(
+          's',
+          [newEvent({ i: 0 }, 'A', { m: 1 }), newEvent({ i: 1, when: new Date(0) }, 'B')],
+          'no_stream',
+        );
+        const read = await store.readStream('s');
+        expect(result.events).toEqual(read);
+        expect(result.events.map((e) => e.revision)).toEqual([0, 1]);
+        expect(result.events[1].position).toBe(result.position);
+        expect(result.events[1].data).toEqual({ i: 1, when: new Date(0).toISOString() });
       });
 
       it('appends with the correct numeric revision', async () => {
@@ -460,6 +479,20 @@ export function describeEventStoreContract(
         const all = await store.readAll({ maxCount: 5000 });
         expect(all).toHaveLength(1250);
         expect(received.map((e) => e.eventId)).toEqual(all.map((e) => e.eventId));
+      });
+
+      const fed = options.feedsSubscriptions ? it : it.skip;
+      fed('hands its own commits to an up-to-date subscription without reading', async () => {
+        await store.appendToStream('s', [newEvent({ n: 0 })], 'no_stream');
+        const subscription = store.subscribe({ streamPrefix: 's' });
+        await take(subscription, 1); // caught up by reading
+        const readAll = jest.spyOn(store, 'readAll');
+        const waiting = take(subscription, 2);
+        await store.appendToStream('other', [newEvent()], 'no_stream');
+        const appended = await store.appendToStream('s', [newEvent({ n: 1 }), newEvent()], 0);
+        expect(await waiting).toEqual(appended.events);
+        expect(readAll).not.toHaveBeenCalled();
+        await subscription.close();
       });
 
       it('delivers an event appended after the subscriber is already waiting', async () => {

@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  DuplicateEventIdError,
   SCHEMA_VERSION,
   SqliteEventLog,
   SqliteEventStore,
@@ -17,15 +19,20 @@ describeEventStoreContract(
     const store = await SqliteEventStore.open({ filename });
     return { store, cleanup: async () => remove(), loseEvent: deleteEvent(filename) };
   },
-  { commitCount: (store) => (store as SqliteEventStore).stats().batches },
+  { commitCount: (store) => (store as SqliteEventStore).stats().batches, feedsSubscriptions: true },
 );
 
 describe('SqliteEventStore', () => {
   let dir: string;
   let remove: () => void;
   let filename: string;
-  const open = (options: { busyTimeoutMs?: number; pollIntervalMs?: number } = {}) =>
-    SqliteEventStore.open({ filename, ...options });
+  const open = (
+    options: {
+      busyTimeoutMs?: number;
+      pollIntervalMs?: number;
+      checkpointIntervalMs?: number;
+    } = {},
+  ) => SqliteEventStore.open({ filename, ...options });
 
   beforeEach(() => {
     ({ dir, remove } = tempDir());
@@ -49,7 +56,7 @@ describe('SqliteEventStore', () => {
     ]);
     expect(await second.headPosition()).toBe(a.position);
     const b = await second.appendToStream('order:M1:1', [newEvent()], a.nextExpectedRevision);
-    expect(b).toEqual({ nextExpectedRevision: 2, position: a.position + 1n });
+    expect(b).toMatchObject({ nextExpectedRevision: 2, position: a.position + 1n });
     await second.close();
   });
 
@@ -187,6 +194,55 @@ describe('SqliteEventStore', () => {
     expect(stats.batches).toBeLessThan(appends / 4);
     expect(stats.avgBatchAppends).toBeGreaterThan(4);
     expect(stats.queued).toBe(0);
+    await store.close();
+  });
+
+  it('refuses a duplicate id alone when it shares a batch with good appends', async () => {
+    const store = await open();
+    const known = newEvent();
+    await store.appendToStream('taken', [known], 'no_stream');
+    const before = store.stats().batches;
+    const outcomes = await Promise.allSettled([
+      store.appendToStream('a', [newEvent()], 'no_stream'),
+      store.appendToStream('b', [newEvent(), known], 'no_stream'),
+      store.appendToStream('c', [newEvent(), newEvent()], 'no_stream'),
+    ]);
+    expect(store.stats().batches - before).toBe(1);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateEventIdError);
+    expect((await store.readAll()).map((e) => e.streamId)).toEqual(['taken', 'a', 'c', 'c']);
+    const log = SqliteEventLog.open(filename);
+    expect(log.verify().problems).toEqual([]);
+    await log.close();
+    await store.close();
+  });
+
+  it('reads what another connection wrote before handing a subscription its own commit', async () => {
+    const store = await open({ pollIntervalMs: 60_000 });
+    const other = await open();
+    const subscription = store.subscribe();
+    const received = take(subscription, 3);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // caught up on the empty store
+    await other.appendToStream('theirs', [newEvent(), newEvent()], 'no_stream');
+    await store.appendToStream('ours', [newEvent()], 'no_stream');
+    expect((await received).map((e) => e.streamId)).toEqual(['theirs', 'theirs', 'ours']);
+    await subscription.close();
+    await other.close();
+    await store.close();
+  });
+
+  it('checkpoints the WAL into the database file between batches, not at commit', async () => {
+    const store = await open({ checkpointIntervalMs: 300 });
+    const empty = statSync(filename).size;
+    const data = { padding: 'x'.repeat(2000) };
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        store.appendToStream(`s${i}`, [newEvent(data), newEvent(data)], 'no_stream'),
+      ),
+    );
+    expect(statSync(filename).size).toBe(empty); // the commits went to the WAL only
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(statSync(filename).size).toBeGreaterThan(empty + 40 * 2000);
     await store.close();
   });
 

@@ -1,10 +1,12 @@
-import type { SqliteWriterStats } from '@gateway/event-store';
+import type { SqliteCommittedBatch, SqliteWriterStats } from '@gateway/event-store';
 import type { ProjectionLag } from '@gateway/projections';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** A store that reports group-commit counters (the SQLite adapter); others simply report none. */
 export interface StatsSource {
   stats(): SqliteWriterStats;
+  /** Called after each group commit, for the batch-size and commit-time histograms. */
+  observeBatches?(observe: (batch: SqliteCommittedBatch) => void): void;
 }
 
 export function hasWriterStats(store: object): store is StatsSource {
@@ -25,6 +27,9 @@ export function pulledCounter(registry: Registry, name: string, help: string, re
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+/** Appends per group commit: a convoy shows as batches of 1 beside batches of the connection count. */
+const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000];
+const COMMIT_BUCKETS = [0.0005, 0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064, 0.128, 0.5];
 
 /**
  * The gateway's Prometheus registry. Request metrics are updated once per response, after it
@@ -184,5 +189,21 @@ export class GatewayMetrics {
     gauge('gateway_event_store_writer_open', '1 while the writer accepts appends', (s) =>
       s.state === 'open' ? 1 : 0,
     );
+    const batchSize = new Histogram({
+      name: 'gateway_event_store_batch_appends',
+      help: 'Appends per group commit',
+      buckets: BATCH_BUCKETS,
+      registers,
+    });
+    const commitTime = new Histogram({
+      name: 'gateway_event_store_commit_duration_seconds',
+      help: 'Group-commit transaction time in the writer thread, fsync included',
+      buckets: COMMIT_BUCKETS,
+      registers,
+    });
+    store.observeBatches?.((batch) => {
+      batchSize.observe(batch.appends);
+      commitTime.observe(batch.commitMs / 1000);
+    });
   }
 }

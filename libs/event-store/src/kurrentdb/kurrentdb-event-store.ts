@@ -297,7 +297,8 @@ export class KurrentDbEventStore implements EventStore {
           revision: nextExpectedRevision,
           hash: events[events.length - 1].chain.hash,
         });
-      return { nextExpectedRevision, position: result.position.commit };
+      const committed = await this.readCommitted(streamId, nextExpectedRevision, events.length);
+      return { nextExpectedRevision, position: result.position.commit, events: committed };
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
         const actual = error.actualState;
@@ -309,6 +310,26 @@ export class KurrentDbEventStore implements EventStore {
       }
       throw error;
     }
+  }
+
+  /**
+   * The events an append committed, read back: the server assigns their positions and commit
+   * time, and its append answer carries neither per event.
+   */
+  private async readCommitted(
+    streamId: string,
+    last: number,
+    count: number,
+  ): Promise<StoredEvent[]> {
+    const events: StoredEvent[] = [];
+    for await (const resolved of this.client.readStream(this.namespace + streamId, {
+      fromRevision: BigInt(last - count + 1),
+      direction: FORWARDS,
+      maxCount: count,
+    })) {
+      events.push(this.toStored(resolved));
+    }
+    return events;
   }
 
   /** The gateway's events only: a stream-name prefix, or at least no system ($…) events. */

@@ -1,4 +1,4 @@
-import { CatchUpSubscription } from '../catch-up-subscription';
+import { CatchUpSubscription, type CommitNotice } from '../catch-up-subscription';
 import {
   AppendResult,
   DuplicateEventIdError,
@@ -36,7 +36,7 @@ export class InMemoryEventStore implements EventStore {
   /** Each stream's last revision, kept apart from its index as the SQLite adapter does. */
   private readonly heads = new Map<string, number>();
   private readonly eventIds = new Set<string>();
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(commit: CommitNotice) => void>();
   private readonly subscriptions = new Set<CatchUpSubscription>();
   private closed = false;
 
@@ -64,6 +64,7 @@ export class InMemoryEventStore implements EventStore {
       ids.add(eventId);
     }
     const recordedAt = new Date().toISOString();
+    const before = BigInt(this.rows.length);
     for (const event of serialized) {
       indexes.push(this.rows.length);
       this.eventIds.add(event.eventId);
@@ -77,9 +78,13 @@ export class InMemoryEventStore implements EventStore {
     }
     this.streams.set(streamId, indexes);
     this.heads.set(streamId, indexes.length - 1);
-    for (const listener of this.listeners) listener();
-    const last = this.rows[this.rows.length - 1];
-    return { nextExpectedRevision: last.revision, position: last.position };
+    // One parsed copy, shared by the caller and the subscriptions, as the SQLite adapter does.
+    const committed = this.rows
+      .slice(-serialized.length)
+      .map((row) => Object.freeze(toStored(row)));
+    for (const listener of this.listeners) listener({ before, events: committed });
+    const last = committed[committed.length - 1];
+    return { nextExpectedRevision: last.revision, position: last.position, events: committed };
   }
 
   async readStream(streamId: string, options?: ReadStreamOptions): Promise<StoredEvent[]> {
@@ -141,7 +146,7 @@ export class InMemoryEventStore implements EventStore {
   private readonly source = {
     readAll: (options: ReadAllOptions) => this.readAll(options),
     headPosition: () => this.headPosition(),
-    onCommit: (listener: () => void) => {
+    onCommit: (listener: (commit: CommitNotice) => void) => {
       this.listeners.add(listener);
       return () => void this.listeners.delete(listener);
     },

@@ -1,16 +1,14 @@
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import {
   type AppendResult,
   DuplicateEventIdError,
+  type ExpectedRevision,
+  type StoredEvent,
   WrongExpectedRevisionError,
 } from '../event-store.port';
-import type {
-  AppendOutcome,
-  AppendRequest,
-  FromWriter,
-  ToWriter,
-  WriterConfig,
-} from './writer-protocol';
+import type { SerializedEvent } from '../new-events';
+import type { BatchMessage, FromWriter, ToWriter, WriterConfig } from './writer-protocol';
 import { WRITER_WORKER_SOURCE } from './writer-worker-source';
 import { EventStoreUnwritableError, isUnwritableCode } from '../event-store-unwritable.error';
 import { headMismatch } from '../stream-integrity';
@@ -18,15 +16,41 @@ import { headMismatch } from '../stream-integrity';
 export interface WriterTuning {
   /** Cap on appends per transaction, bounding one commit's latency and message size. */
   readonly maxBatchAppends: number;
+  /**
+   * Batches handed to the worker at once: with 2, the next batch waits in the worker while one
+   * commits, so the worker never waits for the main thread and the main thread never waits for
+   * one big batch (the convoy).
+   */
+  readonly maxBatchesInFlight: number;
+  /** A WAL checkpoint runs between batches at most this often, and this long after any commit. */
+  readonly checkpointIntervalMs: number;
   /** A batch not acknowledged by then fails the writer (appends reject, outcome unknown). */
   readonly commitTimeoutMs: number;
   /** While the store cannot write, a fresh connection tries a write this often. */
   readonly probeIntervalMs: number;
 }
 
+/** One committed batch, as subscriptions and metrics see it. */
+export interface CommittedBatch {
+  /** The log's last position before the batch: nothing else lies between it and `events`. */
+  readonly before: bigint;
+  /** Every event committed, in position order. */
+  readonly events: readonly StoredEvent[];
+  /** Appends sent in the batch, committed or refused. */
+  readonly appends: number;
+  readonly commitMs: number;
+}
+
+/** An append as the writer takes it: its events already JSON text (see serializeAppend). */
+export interface AppendRequest {
+  readonly streamId: string;
+  readonly expected: ExpectedRevision;
+  readonly events: readonly SerializedEvent[];
+}
+
 export interface WriterHooks {
-  /** After each commit: subscriptions read on. */
-  readonly onCommit: () => void;
+  /** After each commit: subscriptions read on, or take the batch's events as they are. */
+  readonly onCommit: (batch: CommittedBatch) => void;
   /**
    * Between the writer's connections: every other connection of this process to the file must
    * close and reopen here, since SQLite shares a file's -shm among a process's connections (one
@@ -91,8 +115,12 @@ export class GroupCommitWriter {
   private probeTimer: NodeJS.Timeout | undefined;
   private probing: Promise<void> | undefined;
   private queue: Pending[] = [];
-  private inFlight: InFlight | undefined;
+  /** Sent to the worker, oldest first: it answers them in this order. */
+  private inFlight: InFlight[] = [];
   private scheduled = false;
+  private lastCheckpoint = performance.now();
+  private uncheckpointed = false;
+  private checkpointTimer: NodeJS.Timeout | undefined;
   private nextBatchId = 1;
   private drainWaiters: (() => void)[] = [];
   private counters = {
@@ -136,7 +164,7 @@ export class GroupCommitWriter {
     return new Promise((resolve, reject) => {
       this.queue.push({ request, resolve, reject });
       // Deferring to a microtask lets appends issued in the same tick share the first batch.
-      if (!this.scheduled && !this.inFlight) {
+      if (!this.scheduled && this.inFlight.length < this.tuning.maxBatchesInFlight) {
         this.scheduled = true;
         queueMicrotask(() => {
           this.scheduled = false;
@@ -170,8 +198,9 @@ export class GroupCommitWriter {
   async close(): Promise<void> {
     if (this.state === 'open' || this.state === 'unwritable') this.state = 'closing';
     clearTimeout(this.probeTimer);
+    clearTimeout(this.checkpointTimer);
     await this.probing;
-    if (this.queue.length > 0 || this.inFlight)
+    if (this.queue.length > 0 || this.inFlight.length > 0)
       await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
     if (this.state === 'closing') {
       this.state = 'closed';
@@ -188,7 +217,7 @@ export class GroupCommitWriter {
 
   private dispatch(): void {
     if (
-      this.inFlight ||
+      this.inFlight.length >= this.tuning.maxBatchesInFlight ||
       this.queue.length === 0 ||
       this.state === 'failed' ||
       this.state === 'closed' ||
@@ -206,17 +235,18 @@ export class GroupCommitWriter {
       void this.worker.terminate();
     }, this.tuning.commitTimeoutMs);
     timer.unref();
-    this.inFlight = { id, appends, timer };
+    this.inFlight.push({ id, appends, timer });
     this.worker.ref();
-    this.post({ type: 'batch', id, appends: appends.map((p) => p.request) });
+    this.post(batchMessage(id, appends));
   }
 
   private onMessage(message: FromWriter): void {
-    const batch = this.inFlight;
+    const batch = this.inFlight[0];
     if (message.type === 'ready' || !batch || message.id !== batch.id) return;
     clearTimeout(batch.timer);
-    this.inFlight = undefined;
+    this.inFlight.shift();
     let unwritable: string | undefined;
+    let committed: StoredEvent[] = [];
     if (message.type === 'failed') {
       if (isUnwritableCode(message.code)) unwritable = message.code;
       const error = unwritable
@@ -225,20 +255,31 @@ export class GroupCommitWriter {
       for (const pending of batch.appends) pending.reject(error);
       this.counters.rejected += batch.appends.length;
     } else {
-      unwritable = this.settle(batch.appends, message.outcomes, message.commitMs);
+      ({ unwritable, committed } = this.settle(batch.appends, message));
     }
     if (unwritable) this.becomeUnwritable(unwritable);
     if (this.queue.length > 0) this.dispatch();
-    else this.idle();
-    if (message.type === 'committed') this.hooks.onCommit();
+    else if (this.inFlight.length === 0) this.idle();
+    if (message.type !== 'committed') return;
+    this.checkpointSoon();
+    this.hooks.onCommit({
+      before: message.before,
+      events: committed,
+      appends: batch.appends.length,
+      commitMs: message.commitMs,
+    });
   }
 
-  /** Resolves or rejects each append; returns the code of a failure that says the file cannot be written. */
+  /**
+   * Resolves or rejects each append, with the events committed; returns them, and the code of a
+   * failure that says the file cannot be written.
+   */
   private settle(
     appends: Pending[],
-    outcomes: AppendOutcome[],
-    commitMs: number,
-  ): string | undefined {
+    message: Extract<FromWriter, { type: 'committed' }>,
+  ): { unwritable?: string; committed: StoredEvent[] } {
+    const { outcomes, commitMs, recordedAt } = message;
+    const committed: StoredEvent[] = [];
     let unwritable: string | undefined;
     const c = this.counters;
     c.batches += 1;
@@ -254,7 +295,13 @@ export class GroupCommitWriter {
       if (outcome.status === 'ok') {
         c.appends += 1;
         c.events += events.length;
-        pending.resolve({ nextExpectedRevision: outcome.revision, position: outcome.position });
+        const stored = storedEvents(streamId, events, outcome, recordedAt);
+        for (const event of stored) committed.push(event);
+        pending.resolve({
+          nextExpectedRevision: outcome.revision,
+          position: outcome.position,
+          events: stored,
+        });
         return;
       }
       c.rejected += 1;
@@ -281,7 +328,33 @@ export class GroupCommitWriter {
         );
       }
     });
-    return unwritable;
+    return { unwritable, committed };
+  }
+
+  /**
+   * A PASSIVE checkpoint between batches (the worker runs messages in order, so never inside a
+   * commit): at once if the last was checkpointIntervalMs ago, else when that much time has
+   * passed. The WAL then holds at most about an interval's commits.
+   */
+  private checkpointSoon(): void {
+    this.uncheckpointed = true;
+    this.tryCheckpoint();
+  }
+
+  private tryCheckpoint(): void {
+    if (this.checkpointTimer || !this.uncheckpointed) return;
+    const wait = this.lastCheckpoint + this.tuning.checkpointIntervalMs - performance.now();
+    if (wait > 0) {
+      this.checkpointTimer = setTimeout(() => {
+        this.checkpointTimer = undefined;
+        this.tryCheckpoint();
+      }, wait).unref();
+      return;
+    }
+    if (this.state !== 'open') return;
+    this.uncheckpointed = false;
+    this.lastCheckpoint = performance.now();
+    this.post({ type: 'checkpoint' });
   }
 
   /** Nothing in flight and nothing queued. */
@@ -301,10 +374,12 @@ export class GroupCommitWriter {
     const unknown = new Error(
       `Event store writer ${reason}; the outcome of this append is unknown`,
     );
-    if (this.inFlight) clearTimeout(this.inFlight.timer);
-    for (const p of this.inFlight?.appends ?? []) p.reject(unknown);
+    for (const batch of this.inFlight) {
+      clearTimeout(batch.timer);
+      for (const p of batch.appends) p.reject(unknown);
+    }
     for (const p of this.queue) p.reject(this.failure);
-    this.inFlight = undefined;
+    this.inFlight = [];
     this.queue = [];
     this.idle();
   }
@@ -372,6 +447,47 @@ export class GroupCommitWriter {
     this.state = 'open';
     this.hooks.onWritable?.(true);
   }
+}
+
+/** One message per batch, flat (see BatchMessage). */
+function batchMessage(id: number, appends: readonly Pending[]): BatchMessage {
+  const streams: string[] = [];
+  const expected: ExpectedRevision[] = [];
+  const counts: number[] = [];
+  const fields: string[] = [];
+  for (const { request } of appends) {
+    streams.push(request.streamId);
+    expected.push(request.expected);
+    counts.push(request.events.length);
+    for (const e of request.events) fields.push(e.eventId, e.type, e.data, e.metadata);
+  }
+  return { type: 'batch', id, streams, expected, counts, fields };
+}
+
+/**
+ * The events of one committed append. An append's events get consecutive revisions and
+ * positions ending at the outcome's. Data and metadata are parsed from the text just stored,
+ * once: the caller and every subscription of this store share these objects (read-only).
+ */
+function storedEvents(
+  streamId: string,
+  events: readonly SerializedEvent[],
+  last: { revision: number; position: bigint },
+  recordedAt: string,
+): StoredEvent[] {
+  const first = events.length - 1;
+  return events.map((event, i) =>
+    Object.freeze({
+      streamId,
+      revision: last.revision - first + i,
+      position: last.position - BigInt(first - i),
+      eventId: event.eventId,
+      type: event.type,
+      data: JSON.parse(event.data) as unknown,
+      metadata: JSON.parse(event.metadata) as StoredEvent['metadata'],
+      recordedAt,
+    }),
+  );
 }
 
 function startWorker(config: WriterConfig): Promise<{ worker: Worker; ready: Ready }> {

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { CatchUpSubscription } from '../catch-up-subscription';
+import { CatchUpSubscription, type CommitNotice } from '../catch-up-subscription';
 import type {
   AppendResult,
   EventStore,
@@ -15,7 +15,7 @@ import type {
   Subscription,
 } from '../event-store.port';
 import { serializeAppend } from '../new-events';
-import { GroupCommitWriter, type WriterStats } from './group-commit-writer';
+import { type CommittedBatch, GroupCommitWriter, type WriterStats } from './group-commit-writer';
 import { migrate } from './schema';
 import { SqliteReads } from './sqlite-reads';
 
@@ -28,6 +28,10 @@ export interface SqliteEventStoreOptions {
   readonly busyTimeoutMs?: number;
   /** Cap on appends per group commit (default 1000). */
   readonly maxBatchAppends?: number;
+  /** Batches handed to the writer thread at once, one committing while the next waits (default 2). */
+  readonly maxBatchesInFlight?: number;
+  /** A WAL checkpoint runs between batches at most this often, and this long after any commit (default 500). */
+  readonly checkpointIntervalMs?: number;
   /** A commit not acknowledged by then fails the writer (default 30000). */
   readonly commitTimeoutMs?: number;
   /** Subscriptions re-read this often to see other processes' writes (default 200). */
@@ -47,7 +51,8 @@ export interface SqliteEventStoreOptions {
  * statement takes a fresh snapshot, so a read after an acknowledged append sees it.
  */
 export class SqliteEventStore implements EventStore {
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<(commit: CommitNotice) => void>();
+  private readonly batchObservers = new Set<(batch: CommittedBatch) => void>();
   private readonly subscriptions = new Set<CatchUpSubscription>();
   private closing: Promise<void> | undefined;
   private reads: SqliteReads;
@@ -78,12 +83,15 @@ export class SqliteEventStore implements EventStore {
         { filename, sqliteModule: require.resolve('better-sqlite3'), busyTimeoutMs },
         {
           maxBatchAppends: options.maxBatchAppends ?? 1000,
+          maxBatchesInFlight: options.maxBatchesInFlight ?? 2,
+          checkpointIntervalMs: options.checkpointIntervalMs ?? 500,
           commitTimeoutMs: options.commitTimeoutMs ?? 30_000,
           probeIntervalMs: options.probeIntervalMs ?? 1000,
         },
         {
-          onCommit: () => {
-            for (const listener of store.listeners) listener();
+          onCommit: (batch) => {
+            for (const observe of store.batchObservers) observe(batch);
+            for (const listener of store.listeners) listener(batch);
           },
           reconnect: () => store.reconnectReader(),
           onWritable: options.onWritableChange,
@@ -124,7 +132,7 @@ export class SqliteEventStore implements EventStore {
     const source = {
       readAll: (o: ReadAllOptions) => this.readAll(o),
       headPosition: () => this.headPosition(),
-      onCommit: (listener: () => void) => {
+      onCommit: (listener: (commit: CommitNotice) => void) => {
         this.listeners.add(listener);
         return () => void this.listeners.delete(listener);
       },
@@ -148,6 +156,11 @@ export class SqliteEventStore implements EventStore {
   /** Group-commit counters, for metrics. */
   stats(): WriterStats {
     return this.writer.stats();
+  }
+
+  /** Calls `observe` after each group commit (batch size and commit time, for histograms). */
+  observeBatches(observe: (batch: CommittedBatch) => void): void {
+    this.batchObservers.add(observe);
   }
 
   /** Pragmas as the writer connection reports them (synchronous: 2 = FULL). */

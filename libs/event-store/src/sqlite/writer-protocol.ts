@@ -1,5 +1,4 @@
 import type { ExpectedRevision } from '../event-store.port';
-import type { SerializedEvent } from '../new-events';
 
 /** Messages between the main thread and the writer worker (see writer-worker-source.ts). */
 
@@ -10,13 +9,22 @@ export interface WriterConfig {
   readonly busyTimeoutMs: number;
 }
 
-export interface AppendRequest {
-  readonly streamId: string;
-  readonly expected: ExpectedRevision;
-  readonly events: readonly SerializedEvent[];
+/**
+ * A batch of appends as flat arrays of strings and numbers: structured cloning copies those far
+ * faster than one object per append and per event. Append i goes to streams[i] at expected[i]
+ * with counts[i] events; each event is four consecutive entries of fields: eventId, type, data
+ * and metadata (the last two JSON text).
+ */
+export interface BatchMessage {
+  readonly type: 'batch';
+  readonly id: number;
+  readonly streams: string[];
+  readonly expected: ExpectedRevision[];
+  readonly counts: number[];
+  readonly fields: string[];
 }
 
-export type ToWriter = { type: 'batch'; id: number; appends: AppendRequest[] } | { type: 'close' };
+export type ToWriter = BatchMessage | { type: 'checkpoint' } | { type: 'close' };
 
 export type AppendOutcome =
   | { status: 'ok'; revision: number; position: bigint }
@@ -28,5 +36,13 @@ export type AppendOutcome =
 export type FromWriter =
   // unwritable: the SQLite code of the start-up write probe's failure; absent when it wrote.
   | { type: 'ready'; journalMode: string; synchronous: number; unwritable?: string }
-  | { type: 'committed'; id: number; outcomes: AppendOutcome[]; commitMs: number }
+  | {
+      type: 'committed';
+      id: number;
+      /** The log's last position before this batch (0n: empty): nothing lies between it and the batch. */
+      before: bigint;
+      recordedAt: string;
+      outcomes: AppendOutcome[];
+      commitMs: number;
+    }
   | { type: 'failed'; id: number; code: string; message: string };

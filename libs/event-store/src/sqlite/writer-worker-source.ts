@@ -8,6 +8,11 @@
  * to transpiler/coverage rewriting. The price is no type checking here, so the worker is
  * kept minimal: validation and JSON serialisation happen on the main thread, and the
  * message shapes are declared in writer-protocol.ts.
+ *
+ * Per batch (docs/event-store.md): one head lookup per stream, the revision checks before any
+ * write, then the inserts in one transaction without savepoints. Only when that throws (a
+ * duplicate event id hits the unique index, or an unexpected error) is the batch redone append
+ * by append, each in a savepoint, so that the failing append alone is refused.
  */
 export const WRITER_WORKER_SOURCE = String.raw`
 'use strict';
@@ -19,6 +24,10 @@ const db = new Database(workerData.filename);
 db.pragma('busy_timeout = ' + Number(workerData.busyTimeoutMs));
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = FULL'); // fsync the WAL on every commit: an ack survives power loss
+// Checkpoints run between batches when the main thread asks (see GroupCommitWriter), never
+// inside a commit; the WAL file is cut back to this size after each one that completes.
+db.pragma('wal_autocheckpoint = 0');
+db.pragma('journal_size_limit = ' + 64 * 1024 * 1024);
 db.defaultSafeIntegers(true); // positions come back as bigint
 
 const head = db.prepare('SELECT revision, hash FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1');
@@ -27,7 +36,7 @@ const moveHead = db.prepare(
   'INSERT INTO streams (stream_id, revision) VALUES (?, ?)' +
     ' ON CONFLICT (stream_id) DO UPDATE SET revision = excluded.revision',
 );
-const logHead = db.prepare('SELECT hash FROM events ORDER BY position DESC LIMIT 1').pluck();
+const logHead = db.prepare('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1');
 const known = db.prepare('SELECT 1 FROM events WHERE event_id = ?').pluck();
 const insert = db.prepare(
   'INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at, previous_hash, log_previous_hash, hash)' +
@@ -36,12 +45,10 @@ const insert = db.prepare(
 
 // Tamper evidence: the same formula as eventHash in ../hash-chain.ts.
 const GENESIS = '0'.repeat(64);
-function hashOf(previous, logPrevious, streamId, revision, event, recordedAt) {
-  const fields = [previous, logPrevious, streamId, revision, event.eventId, event.type, event.data, event.metadata, recordedAt];
+function hashOf(previous, logPrevious, streamId, revision, eventId, type, data, metadata, recordedAt) {
+  const fields = [previous, logPrevious, streamId, revision, eventId, type, data, metadata, recordedAt];
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
-// Hash of the log's last event, read under the batch's write lock (other processes append too).
-let logTail = GENESIS;
 
 function matches(expected, actual) {
   if (expected === 'any') return true;
@@ -49,55 +56,117 @@ function matches(expected, actual) {
   return expected === actual;
 }
 
-// Nested inside commitBatch, so better-sqlite3 runs it in a SAVEPOINT: a throw undoes this append only.
-const appendOne = db.transaction((append, recordedAt) => {
-  const last = head.get(append.streamId);
+// A batch as sent (writer-protocol.ts): append i is streams[i], expected[i], counts[i] events,
+// whose eventId, type, data and metadata follow one another in fields.
+// State of the batch being written: the log's tail hash and each stream's head seen so far.
+let logTail = GENESIS;
+let heads = new Map();
+
+function startBatch() {
+  const tail = logHead.get();
+  logTail = tail === undefined ? GENESIS : tail.hash;
+  heads = new Map();
+  return tail === undefined ? 0n : tail.position;
+}
+
+// The stream's head, read once per batch. The head table and the index are independent: a
+// damaged index must not pass a stream off as new.
+function headOf(streamId) {
+  let h = heads.get(streamId);
+  if (h !== undefined) return h;
+  const last = head.get(streamId);
   const actual = last === undefined ? -1 : Number(last.revision);
-  // The head table and the index are independent: a damaged index must not pass a stream off as new.
-  const recorded = recordedHead.get(append.streamId);
-  if ((recorded === undefined ? -1 : Number(recorded)) !== actual) {
-    return { status: 'damaged', head: recorded === undefined ? -1 : Number(recorded), last: actual };
-  }
-  if (!matches(append.expected, actual)) return { status: 'conflict', actual };
-  const ids = new Set();
-  for (const event of append.events) {
-    if (ids.has(event.eventId) || known.get(event.eventId) !== undefined) {
-      return { status: 'duplicate', eventId: event.eventId };
+  const recorded = recordedHead.get(streamId);
+  const recordedRevision = recorded === undefined ? -1 : Number(recorded);
+  h = recordedRevision === actual
+    ? { revision: actual, hash: last === undefined ? GENESIS : last.hash }
+    : { damaged: { status: 'damaged', head: recordedRevision, last: actual } };
+  heads.set(streamId, h);
+  return h;
+}
+
+/** Checks then writes append i (its events start at fields[offset]); checkIds: look each id up first. */
+function appendOne(batch, i, offset, recordedAt, checkIds) {
+  const streamId = batch.streams[i];
+  const count = batch.counts[i];
+  const h = headOf(streamId);
+  if (h.damaged) return h.damaged;
+  if (!matches(batch.expected[i], h.revision)) return { status: 'conflict', actual: h.revision };
+  const f = batch.fields;
+  if (checkIds) {
+    const ids = new Set();
+    for (let k = offset; k < offset + 4 * count; k += 4) {
+      if (ids.has(f[k]) || known.get(f[k]) !== undefined) return { status: 'duplicate', eventId: f[k] };
+      ids.add(f[k]);
     }
-    ids.add(event.eventId);
   }
-  let revision = actual;
-  let previous = last === undefined ? GENESIS : last.hash;
+  let revision = h.revision;
+  let previous = h.hash;
   let position;
-  for (const event of append.events) {
+  for (let k = offset; k < offset + 4 * count; k += 4) {
     revision += 1;
-    const hash = hashOf(previous, logTail, append.streamId, revision, event, recordedAt);
-    position = insert.run(append.streamId, revision, event.eventId, event.type, event.data, event.metadata, recordedAt, previous, logTail, hash)
+    const hash = hashOf(previous, logTail, streamId, revision, f[k], f[k + 1], f[k + 2], f[k + 3], recordedAt);
+    position = insert.run(streamId, revision, f[k], f[k + 1], f[k + 2], f[k + 3], recordedAt, previous, logTail, hash)
       .lastInsertRowid;
     previous = hash;
     logTail = hash;
   }
-  moveHead.run(append.streamId, revision);
+  moveHead.run(streamId, revision);
+  heads.set(streamId, { revision, hash: previous });
   return { status: 'ok', revision, position };
-});
+}
 
 // Appends run in arrival order, so a later append to the same stream sees the earlier one.
-const commitBatch = db.transaction((appends, recordedAt) => {
-  logTail = logHead.get() ?? GENESIS;
-  return appends.map((append) => {
+const fastBatch = db.transaction((batch, recordedAt) => {
+  const before = startBatch();
+  const outcomes = [];
+  for (let i = 0, offset = 0; i < batch.streams.length; offset += 4 * batch.counts[i], i++) {
+    outcomes.push(appendOne(batch, i, offset, recordedAt, false));
+  }
+  return { before, outcomes };
+});
+
+// Nested inside carefulBatch, so better-sqlite3 runs it in a SAVEPOINT: a throw undoes this append only.
+const carefulOne = db.transaction(appendOne);
+
+const carefulBatch = db.transaction((batch, recordedAt) => {
+  const before = startBatch();
+  const outcomes = [];
+  for (let i = 0, offset = 0; i < batch.streams.length; offset += 4 * batch.counts[i], i++) {
     const tailBefore = logTail;
+    const headsBefore = new Map(heads);
     try {
-      return appendOne(append, recordedAt);
+      outcomes.push(carefulOne(batch, i, offset, recordedAt, true));
     } catch (error) {
       if (!db.inTransaction) throw error; // SQLite aborted the whole transaction: fail the batch
       logTail = tailBefore; // the append's savepoint was rolled back, its hashes with it
-      return { status: 'failed', code: codeOf(error) };
+      heads = headsBefore;
+      outcomes.push({ status: 'failed', code: codeOf(error) });
     }
-  });
+  }
+  return { before, outcomes };
 });
+
+function commitBatch(batch, recordedAt) {
+  try {
+    return fastBatch.immediate(batch, recordedAt);
+  } catch (error) {
+    // Busy: the write lock never came, trying again would only wait as long again.
+    if (db.inTransaction || codeOf(error).startsWith('SQLITE_BUSY')) throw error;
+    return carefulBatch.immediate(batch, recordedAt); // rolled back whole: redo it append by append
+  }
+}
 
 function codeOf(error) {
   return error && typeof error.code === 'string' ? error.code : 'UNKNOWN';
+}
+
+function checkpoint() {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // A busy or failing checkpoint loses nothing: the WAL keeps the frames, the next one retries.
+  }
 }
 
 parentPort.on('message', (message) => {
@@ -106,10 +175,12 @@ parentPort.on('message', (message) => {
     parentPort.close();
     return;
   }
+  if (message.type === 'checkpoint') return checkpoint();
   const started = performance.now();
+  const recordedAt = new Date().toISOString();
   try {
-    const outcomes = commitBatch.immediate(message.appends, new Date().toISOString());
-    parentPort.postMessage({ type: 'committed', id: message.id, outcomes, commitMs: performance.now() - started });
+    const { before, outcomes } = commitBatch(message, recordedAt);
+    parentPort.postMessage({ type: 'committed', id: message.id, before, recordedAt, outcomes, commitMs: performance.now() - started });
   } catch (error) {
     // SQLite messages name constraints and codes, never bound values, so no event data leaks.
     const text = error && typeof error.message === 'string' ? error.message : 'unknown error';
