@@ -278,7 +278,8 @@ export class GroupCommitWriter {
     appends: Pending[],
     message: Extract<FromWriter, { type: 'committed' }>,
   ): { unwritable?: string; committed: StoredEvent[] } {
-    const { outcomes, commitMs, recordedAt } = message;
+    const { revisions, positions, commitMs, recordedAt } = message;
+    const refused = new Map(message.refused);
     const committed: StoredEvent[] = [];
     let unwritable: string | undefined;
     const c = this.counters;
@@ -290,16 +291,17 @@ export class GroupCommitWriter {
     this.commitMs.sum += commitMs;
     this.commitMs.max = Math.max(this.commitMs.max, commitMs);
     appends.forEach((pending, i) => {
-      const outcome = outcomes[i];
+      const outcome = refused.get(i);
       const { streamId, expected, events } = pending.request;
-      if (outcome.status === 'ok') {
+      if (outcome === undefined) {
         c.appends += 1;
         c.events += events.length;
-        const stored = storedEvents(streamId, events, outcome, recordedAt);
+        const last = { revision: revisions[i], position: positions[i] };
+        const stored = storedEvents(streamId, events, last, recordedAt);
         for (const event of stored) committed.push(event);
         pending.resolve({
-          nextExpectedRevision: outcome.revision,
-          position: outcome.position,
+          nextExpectedRevision: last.revision,
+          position: last.position,
           events: stored,
         });
         return;

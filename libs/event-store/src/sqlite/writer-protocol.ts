@@ -26,8 +26,8 @@ export interface BatchMessage {
 
 export type ToWriter = BatchMessage | { type: 'checkpoint' } | { type: 'close' };
 
-export type AppendOutcome =
-  | { status: 'ok'; revision: number; position: bigint }
+/** Why the worker refused an append. */
+export type Refusal =
   | { status: 'conflict'; actual: number } // -1: no stream
   | { status: 'duplicate'; eventId: string }
   | { status: 'damaged'; head: number; last: number } // the head table and the index disagree
@@ -42,7 +42,11 @@ export type FromWriter =
       /** The log's last position before this batch (0n: empty): nothing lies between it and the batch. */
       before: bigint;
       recordedAt: string;
-      outcomes: AppendOutcome[];
+      /** Per append of the batch, its last revision and position (unset where refused). */
+      revisions: Float64Array;
+      positions: BigInt64Array;
+      /** The appends refused, by index in the batch: nothing of them was written. */
+      refused: [number, Refusal][];
       commitMs: number;
     }
   | { type: 'failed'; id: number; code: string; message: string };
