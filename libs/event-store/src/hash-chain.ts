@@ -22,8 +22,7 @@ export interface HashedEvent {
  * link catches an event removed or moved within its stream; the log link also catches a stream's
  * last event, or a whole stream, removed. A JSON array keeps field boundaries unambiguous.
  *
- * The embedded store's writer thread computes the same formula in sqlite/writer-worker-source.ts
- * (it cannot import this module); the tamper tests check that both agree.
+ * Format 1: the embedded store's events before schema version 4, and KurrentDB's stream chains.
  */
 export function eventHash(previousHash: string, logPreviousHash: string, e: HashedEvent): string {
   return createHash('sha256')
@@ -40,6 +39,34 @@ export function eventHash(previousHash: string, logPreviousHash: string, e: Hash
         e.recordedAt,
       ]),
     )
+    .digest('hex');
+}
+
+/**
+ * Format 2 of `eventHash`, the embedded store's from schema version 4 on (column `chain_format`):
+ * the same fields and links, over the JSON text of metadata and data exactly as stored. Format 1
+ * put that text inside a JSON array, escaping every quote of it again, which cost the writer
+ * thread more than its inserts. Here a short JSON array of the other fields and the metadata's
+ * length comes first, then the metadata and data as they are: the array's end and that length
+ * keep the field boundaries unambiguous.
+ *
+ * The writer thread computes the same formula in sqlite/writer-worker-source.ts (it cannot
+ * import this module); `verify` checks every event against the format its row names.
+ */
+export function eventHashV2(previousHash: string, logPreviousHash: string, e: HashedEvent): string {
+  const header = JSON.stringify([
+    previousHash,
+    logPreviousHash,
+    e.streamId,
+    e.revision,
+    e.eventId,
+    e.type,
+    e.recordedAt,
+    e.metadata.length,
+  ]);
+  return createHash('sha256')
+    .update(header + e.metadata)
+    .update(e.data)
     .digest('hex');
 }
 

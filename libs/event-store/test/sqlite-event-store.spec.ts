@@ -8,6 +8,7 @@ import {
   SqliteEventStore,
   WrongExpectedRevisionError,
 } from '../src';
+import { MIGRATIONS } from '../src/sqlite/schema';
 import { describeEventStoreContract, newEvent, take } from './event-store.contract';
 import { tempDir } from './support/temp-db';
 
@@ -110,13 +111,16 @@ describe('SqliteEventStore', () => {
   });
 
   it('migrates a store of schema 2: heads recorded from the events, reads and appends go on', async () => {
-    const store = await open();
-    await store.appendToStream('a', [newEvent({ n: 0 }), newEvent({ n: 1 })], 'no_stream');
-    await store.appendToStream('b', [newEvent()], 'no_stream');
-    await store.appendToStream('a', [newEvent({ n: 2 })], 1);
-    await store.close();
     const raw = new Database(filename);
-    raw.exec('DROP TABLE streams');
+    raw.exec(MIGRATIONS[0] as string);
+    const insert = raw.prepare(
+      "INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, 'T', ?, '{}', '2026-01-01T00:00:00.000Z')",
+    );
+    insert.run('a', 0, 'e0', '{"n":0}');
+    insert.run('a', 1, 'e1', '{"n":1}');
+    insert.run('b', 0, 'e2', '{}');
+    insert.run('a', 2, 'e3', '{"n":2}');
+    (MIGRATIONS[1] as (db: Database.Database) => void)(raw); // schema 2 hashes them
     raw.pragma('user_version = 2');
     raw.close();
 

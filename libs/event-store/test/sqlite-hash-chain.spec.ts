@@ -81,6 +81,11 @@ describe('tamper evidence of the embedded event store', () => {
     expect(where(verify(filename))).toEqual([['altered', 3, 'a', 1]]);
   });
 
+  it('names an event whose hash formula was changed', () => {
+    tamper(filename, 'UPDATE events SET chain_format = 1 WHERE position = 2');
+    expect(where(verify(filename))).toEqual([['altered', 2, 'b', 0]]);
+  });
+
   it('names an edited time of record', () => {
     tamper(
       filename,
@@ -171,6 +176,10 @@ describe('tamper evidence of the embedded event store', () => {
       await store.close();
       expect(verify(old)).toMatchObject({ events: 4, problems: [] });
       const raw = new Database(old);
+      // The old events keep the formula they were hashed with; the writer's are format 2.
+      expect(
+        raw.prepare('SELECT chain_format FROM events ORDER BY position').pluck().all(),
+      ).toEqual([1, 1, 1, 2]);
       expect(() => raw.prepare("UPDATE events SET type = 'X'").run()).toThrow(/immutable/);
       raw.close();
     });

@@ -51,6 +51,9 @@ export const MIGRATIONS: readonly Migration[] = [
      BEGIN SELECT RAISE(ABORT, 'stream heads are never removed'); END;
    CREATE TRIGGER streams_forward_only BEFORE UPDATE ON streams WHEN NEW.revision <= OLD.revision
      BEGIN SELECT RAISE(ABORT, 'stream heads only move forward'); END;`,
+  // 4: the hash formula of each event (../hash-chain.ts): 1, eventHash, for the events already
+  // there, which stay as they are; 2, eventHashV2, for every event the writer adds from now on.
+  `ALTER TABLE events ADD COLUMN chain_format INTEGER NOT NULL DEFAULT 1 CHECK (chain_format IN (1, 2));`,
 ];
 
 interface UnhashedRow {

@@ -5,7 +5,7 @@ import {
   type ChainProblem,
   type ChainReport,
 } from '../chain-report';
-import { eventHash, GENESIS_HASH } from '../hash-chain';
+import { eventHash, eventHashV2, GENESIS_HASH } from '../hash-chain';
 
 export interface VerifyOptions {
   readonly anchor?: ChainAnchor;
@@ -26,7 +26,14 @@ interface HashedRow {
   previous_hash: string | null;
   log_previous_hash: string | null;
   hash: string | null;
+  chain_format: bigint;
 }
+
+/** The hash formula of each chain_format (schema.ts, migration 4). */
+const FORMATS = new Map([
+  [1n, eventHash],
+  [2n, eventHashV2],
+]);
 
 const PROGRESS_EVERY = 5000;
 
@@ -134,8 +141,9 @@ function checkAnchor(
   }
 }
 
-function hashOf(row: HashedRow): string {
-  return eventHash(row.previous_hash ?? '', row.log_previous_hash ?? '', {
+/** undefined: a format no code writes, which only an edit of the row can give. */
+function hashOf(row: HashedRow): string | undefined {
+  return FORMATS.get(row.chain_format)?.(row.previous_hash ?? '', row.log_previous_hash ?? '', {
     streamId: row.stream_id,
     revision: Number(row.revision),
     eventId: row.event_id,

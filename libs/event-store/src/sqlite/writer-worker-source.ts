@@ -39,15 +39,15 @@ const moveHead = db.prepare(
 const logHead = db.prepare('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1');
 const known = db.prepare('SELECT 1 FROM events WHERE event_id = ?').pluck();
 const insert = db.prepare(
-  'INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at, previous_hash, log_previous_hash, hash)' +
-    ' VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  'INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at, previous_hash, log_previous_hash, hash, chain_format)' +
+    ' VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 2)',
 );
 
-// Tamper evidence: the same formula as eventHash in ../hash-chain.ts.
+// Tamper evidence: the same formula as eventHashV2 in ../hash-chain.ts (chain_format 2).
 const GENESIS = '0'.repeat(64);
 function hashOf(previous, logPrevious, streamId, revision, eventId, type, data, metadata, recordedAt) {
-  const fields = [previous, logPrevious, streamId, revision, eventId, type, data, metadata, recordedAt];
-  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
+  const header = JSON.stringify([previous, logPrevious, streamId, revision, eventId, type, recordedAt, metadata.length]);
+  return createHash('sha256').update(header + metadata).update(data).digest('hex');
 }
 
 function matches(expected, actual) {
