@@ -201,6 +201,30 @@ describe('SqliteEventStore', () => {
     await store.close();
   });
 
+  it('sends the next batch once the writer has finished, though the event loop is busy', async () => {
+    const store = await open();
+    const raw = new Database(filename, { readonly: true });
+    const count = raw.prepare('SELECT count(*) FROM events').pluck();
+    // Spins without returning to the event loop (as a burst of requests does) until `n` events
+    // are committed or a second has passed.
+    const spinUntil = (n: number): number => {
+      const deadline = Date.now() + 1000;
+      while (Date.now() < deadline && (count.get() as number) < n);
+      return count.get() as number;
+    };
+    await store.appendToStream('warm', [newEvent()], 'no_stream');
+    const appends = [];
+    for (const [i, streamId] of ['a', 'b', 'c'].entries()) {
+      // Answers to the earlier appends are unread: the event loop has not turned.
+      appends.push(store.appendToStream(streamId, [newEvent()], 'no_stream'));
+      await Promise.resolve(); // the batch goes out in a microtask
+      expect(spinUntil(i + 2)).toBe(i + 2);
+    }
+    await Promise.all(appends);
+    raw.close();
+    await store.close();
+  });
+
   it('refuses a duplicate id alone when it shares a batch with good appends', async () => {
     const store = await open();
     const known = newEvent();

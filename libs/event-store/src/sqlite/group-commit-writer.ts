@@ -8,7 +8,13 @@ import {
   WrongExpectedRevisionError,
 } from '../event-store.port';
 import type { SerializedEvent } from '../new-events';
-import type { BatchMessage, FromWriter, ToWriter, WriterConfig } from './writer-protocol';
+import type {
+  BatchMessage,
+  FromWriter,
+  ToWriter,
+  WorkerData,
+  WriterConfig,
+} from './writer-protocol';
 import { WRITER_WORKER_SOURCE } from './writer-worker-source';
 import { EventStoreUnwritableError, isUnwritableCode } from '../event-store-unwritable.error';
 import { headMismatch } from '../stream-integrity';
@@ -16,12 +22,6 @@ import { headMismatch } from '../stream-integrity';
 export interface WriterTuning {
   /** Cap on appends per transaction, bounding one commit's latency and message size. */
   readonly maxBatchAppends: number;
-  /**
-   * Batches handed to the worker at once: with 2, the next batch waits in the worker while one
-   * commits, so the worker never waits for the main thread and the main thread never waits for
-   * one big batch (the convoy).
-   */
-  readonly maxBatchesInFlight: number;
   /** A WAL checkpoint runs between batches at most this often, and this long after any commit. */
   readonly checkpointIntervalMs: number;
   /** A batch not acknowledged by then fails the writer (appends reject, outcome unknown). */
@@ -111,6 +111,9 @@ export class GroupCommitWriter {
   private unwritableCode: string | undefined;
   private failure: Error | undefined;
   private worker!: Worker;
+  /** [0]: batches the worker has finished (see dispatch); `sent`: batches sent to it. */
+  private progress!: Int32Array;
+  private sent = 0;
   private exited!: Promise<void>;
   private probeTimer: NodeJS.Timeout | undefined;
   private probing: Promise<void> | undefined;
@@ -146,10 +149,10 @@ export class GroupCommitWriter {
     tuning: WriterTuning,
     hooks: WriterHooks,
   ): Promise<GroupCommitWriter> {
-    const { worker, ready } = await startWorker(config);
+    const { worker, progress, ready } = await startWorker(config);
     const pragmas = { journalMode: ready.journalMode, synchronous: ready.synchronous };
     const writer = new GroupCommitWriter(config, tuning, hooks, pragmas);
-    writer.attach(worker);
+    writer.attach(worker, progress);
     // Contention (another process holding the write lock) proves nothing: the first append will tell.
     if (ready.unwritable && isUnwritableCode(ready.unwritable))
       writer.becomeUnwritable(ready.unwritable);
@@ -164,7 +167,7 @@ export class GroupCommitWriter {
     return new Promise((resolve, reject) => {
       this.queue.push({ request, resolve, reject });
       // Deferring to a microtask lets appends issued in the same tick share the first batch.
-      if (!this.scheduled && this.inFlight.length < this.tuning.maxBatchesInFlight) {
+      if (!this.scheduled) {
         this.scheduled = true;
         queueMicrotask(() => {
           this.scheduled = false;
@@ -215,20 +218,26 @@ export class GroupCommitWriter {
     await this.worker.terminate();
   }
 
+  /**
+   * Sends every queued append (up to the cap) as one batch as soon as the worker has finished
+   * the batches it was sent. That is read from a counter the worker bumps after each commit
+   * (shared memory), not from its answer: the answer waits for the event loop, and a main
+   * thread busy with a burst of requests would otherwise hold every append of the burst until
+   * it was done, then idle while they commit as one batch, while the writer idled before (the
+   * convoy: batches of 1 and ~62 in turn). So one batch commits while the next forms.
+   */
   private dispatch(): void {
     if (
-      this.inFlight.length >= this.tuning.maxBatchesInFlight ||
       this.queue.length === 0 ||
       this.state === 'failed' ||
       this.state === 'closed' ||
-      this.state === 'unwritable'
+      this.state === 'unwritable' ||
+      Atomics.load(this.progress, 0) !== this.sent
     )
       return;
-    const appends =
-      this.queue.length <= this.tuning.maxBatchAppends
-        ? this.queue
-        : this.queue.slice(0, this.tuning.maxBatchAppends);
-    this.queue = appends === this.queue ? [] : this.queue.slice(appends.length);
+    const count = Math.min(this.queue.length, this.tuning.maxBatchAppends);
+    const appends = count === this.queue.length ? this.queue : this.queue.slice(0, count);
+    this.queue = appends === this.queue ? [] : this.queue.slice(count);
     const id = this.nextBatchId++;
     const timer = setTimeout(() => {
       this.fail(`did not commit within ${this.tuning.commitTimeoutMs} ms`);
@@ -237,6 +246,7 @@ export class GroupCommitWriter {
     timer.unref();
     this.inFlight.push({ id, appends, timer });
     this.worker.ref();
+    this.sent += 1;
     this.post(batchMessage(id, appends));
   }
 
@@ -390,8 +400,10 @@ export class GroupCommitWriter {
     this.worker.postMessage(message);
   }
 
-  private attach(worker: Worker): void {
+  private attach(worker: Worker, progress: Int32Array): void {
     this.worker = worker;
+    this.progress = progress;
+    this.sent = 0;
     // A replaced worker's events are its own business: only the current one can fail the writer.
     worker.on('message', (message: FromWriter) => {
       if (worker === this.worker) this.onMessage(message);
@@ -435,8 +447,8 @@ export class GroupCommitWriter {
     let code = this.unwritableCode;
     try {
       this.hooks.reconnect();
-      const { worker, ready } = await startWorker(this.config);
-      this.attach(worker);
+      const { worker, progress, ready } = await startWorker(this.config);
+      this.attach(worker, progress);
       // Contention proves nothing either way: still unwritable for the same reason, tried again.
       if (!ready.unwritable) code = undefined;
       else if (isUnwritableCode(ready.unwritable)) code = ready.unwritable;
@@ -492,8 +504,14 @@ function storedEvents(
   );
 }
 
-function startWorker(config: WriterConfig): Promise<{ worker: Worker; ready: Ready }> {
-  const worker = new Worker(WRITER_WORKER_SOURCE, { eval: true, workerData: config });
+function startWorker(
+  config: WriterConfig,
+): Promise<{ worker: Worker; progress: Int32Array; ready: Ready }> {
+  const progress = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(WRITER_WORKER_SOURCE, {
+    eval: true,
+    workerData: { ...config, progress } satisfies WorkerData,
+  });
   return new Promise((resolve, reject) => {
     const onError = (error: Error): void =>
       reject(new Error(`Event store writer failed to start: ${error.message}`));
@@ -509,7 +527,7 @@ function startWorker(config: WriterConfig): Promise<{ worker: Worker; ready: Rea
         reject(new Error(`Event store writer sent '${message.type}' before 'ready'`));
         return;
       }
-      resolve({ worker, ready: message });
+      resolve({ worker, progress, ready: message });
     });
   });
 }

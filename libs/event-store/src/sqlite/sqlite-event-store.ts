@@ -28,8 +28,6 @@ export interface SqliteEventStoreOptions {
   readonly busyTimeoutMs?: number;
   /** Cap on appends per group commit (default 1000). */
   readonly maxBatchAppends?: number;
-  /** Batches handed to the writer thread at once, one committing while the next waits (default 2). */
-  readonly maxBatchesInFlight?: number;
   /** A WAL checkpoint runs between batches at most this often, and this long after any commit (default 500). */
   readonly checkpointIntervalMs?: number;
   /** A commit not acknowledged by then fails the writer (default 30000). */
@@ -83,7 +81,6 @@ export class SqliteEventStore implements EventStore {
         { filename, sqliteModule: require.resolve('better-sqlite3'), busyTimeoutMs },
         {
           maxBatchAppends: options.maxBatchAppends ?? 1000,
-          maxBatchesInFlight: options.maxBatchesInFlight ?? 2,
           checkpointIntervalMs: options.checkpointIntervalMs ?? 500,
           commitTimeoutMs: options.commitTimeoutMs ?? 30_000,
           probeIntervalMs: options.probeIntervalMs ?? 1000,

@@ -9,6 +9,11 @@ export interface WriterConfig {
   readonly busyTimeoutMs: number;
 }
 
+/** What the worker gets: the config, and a counter of the batches it has finished (shared). */
+export interface WorkerData extends WriterConfig {
+  readonly progress: Int32Array;
+}
+
 /**
  * A batch of appends as flat arrays of strings and numbers: structured cloning copies those far
  * faster than one object per append and per event. Append i goes to streams[i] at expected[i]

@@ -157,6 +157,16 @@ function commitBatch(batch, recordedAt) {
   }
 }
 
+// Counts finished batches where the main thread can read it at once (GroupCommitWriter.dispatch).
+const progress = workerData.progress;
+function finish(commit) {
+  try {
+    return commit();
+  } finally {
+    Atomics.add(progress, 0, 1);
+  }
+}
+
 function codeOf(error) {
   return error && typeof error.code === 'string' ? error.code : 'UNKNOWN';
 }
@@ -179,7 +189,7 @@ parentPort.on('message', (message) => {
   const started = performance.now();
   const recordedAt = new Date().toISOString();
   try {
-    const { before, outcomes } = commitBatch(message, recordedAt);
+    const { before, outcomes } = finish(() => commitBatch(message, recordedAt));
     // Typed arrays, moved rather than copied: cloning an object per append cost more than the inserts.
     const revisions = new Float64Array(outcomes.length);
     const positions = new BigInt64Array(outcomes.length);
