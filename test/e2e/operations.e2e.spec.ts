@@ -80,6 +80,7 @@ describe('metrics', () => {
     );
     expect(sample(text, 'gateway_event_store_max_batch_appends')).toBeGreaterThan(0);
     expect(sample(text, 'gateway_event_store_writer_open')).toBe(1);
+    expect(sample(text, 'gateway_consumer_running{consumer="projector"}')).toBe(1);
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
   });
 });
@@ -94,6 +95,7 @@ describe('health', () => {
     expect(await ready.json()).toEqual({
       status: 'UP',
       checks: { eventStore: 'open', bus: 'live' },
+      consumers: ['projector', 'relay', 'dispatcher'],
       projections: {
         orderSummary: expect.objectContaining({ state: 'running', lagSeconds: expect.any(Number) }),
       },

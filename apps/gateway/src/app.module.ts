@@ -6,18 +6,7 @@ import {
 } from '@gateway/acquirer';
 import { openingDatabaseFile } from '@gateway/database-files';
 import { createEventStore, type EventStore } from '@gateway/event-store';
-import {
-  OrderSummaryProjector,
-  SqliteOrderSummaryReadModel,
-  type OrderSummaryReadModel,
-} from '@gateway/projections';
-import {
-  Inject,
-  Logger,
-  Module,
-  type DynamicModule,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { join } from 'node:path';
 import { BasicAuthGuard } from './auth/basic-auth.guard';
@@ -28,6 +17,7 @@ import { orderEventBusProviders } from './relay/order-event-bus.providers';
 import { PublicUrl } from './config/public-url';
 import { DocsHttpController } from './docs/docs.http.controller';
 import { MerchantRegistry } from '@gateway/merchants';
+import { observeConsumers } from './ops/consumers.metrics';
 import { GatewayMetrics } from './ops/gateway-metrics';
 import { OpsHttpController } from './ops/ops.http.controller';
 import { KeyedMutex } from './order/keyed-mutex';
@@ -40,7 +30,7 @@ import { OrderSizeLimit } from './order/order-size-limit';
 import { OrderRepository } from './order/order.repository';
 import { RetrieveOrderHandler } from './order/retrieve-order.query';
 import { PageTokens } from './payer/page-token';
-import { ProjectionLifecycle } from './projection/projection.lifecycle';
+import { projectionProviders } from './projection/projection.providers';
 import { PayerHttpController } from './payer/payer.http.controller';
 import { PayerLinks } from './payer/payer-links';
 import { PayerTransactionHandler } from './payer/payer-transaction.query';
@@ -60,7 +50,6 @@ import {
   GATEWAY_CONFIG,
   LOGGER,
   MERCHANT_REGISTRY,
-  ORDER_SUMMARIES,
   SESSION_STORE,
   type Clock,
 } from './tokens';
@@ -159,39 +148,15 @@ export class AppModule {
           },
           inject: [DATA_DIR_KEYS],
         },
-        // The read model is local SQLite beside the event log, whatever the event store.
-        {
-          provide: ORDER_SUMMARIES,
-          useFactory: () => {
-            const filename = join(config.dataDir, 'read-model.db');
-            return openingDatabaseFile(filename, () => SqliteOrderSummaryReadModel.open(filename));
-          },
-        },
-        {
-          provide: OrderSummaryProjector,
-          useFactory: (store: EventStore, readModel: OrderSummaryReadModel) => {
-            const logger = new Logger('OrderSummaryProjector');
-            return new OrderSummaryProjector(store, readModel, {
-              batchSize: config.projectionBatchSize,
-              onError: (error) => logger.error(`projection failed: ${error.message}; retrying`),
-            });
-          },
-          inject: [EVENT_STORE, ORDER_SUMMARIES],
-        },
-        {
-          provide: ProjectionLifecycle,
-          useFactory: (projector: OrderSummaryProjector, readModel: OrderSummaryReadModel) =>
-            new ProjectionLifecycle(projector, readModel),
-          inject: [OrderSummaryProjector, ORDER_SUMMARIES],
-        },
+        ...projectionProviders(config),
         {
           provide: GatewayMetrics,
-          useFactory: (store: EventStore, projector: OrderSummaryProjector) => {
+          useFactory: (store: EventStore) => {
             const metrics = new GatewayMetrics(store);
-            metrics.observeProjection('order_summary', () => projector.lag());
+            observeConsumers(metrics.registry, config.consumers);
             return metrics;
           },
-          inject: [EVENT_STORE, OrderSummaryProjector],
+          inject: [EVENT_STORE],
         },
         {
           provide: OrderRepository,

@@ -59,7 +59,7 @@ async function main(): Promise<void> {
       dispatcher
         .close(attemptLimitMs)
         .then(async () => {
-          deliveries.close();
+          await deliveries.close();
           await ops.close();
         })
         .then(

@@ -47,7 +47,7 @@ describe('webhooks CLI', () => {
       { status: 'DEAD_LETTERED' },
       Date.now(),
     );
-    store.close();
+    await store.close();
   });
 
   it('lists deliveries, by merchant and status', async () => {

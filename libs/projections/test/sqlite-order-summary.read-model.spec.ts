@@ -1,5 +1,5 @@
 import { SqliteOrderSummaryReadModel, type OrderSummary } from '@gateway/projections';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -41,6 +41,19 @@ describe('SqliteOrderSummaryReadModel', () => {
     expect([...b.rows()].map((r) => r.orderId)).toEqual(['o1']);
     a.close();
     b.close();
+  });
+
+  it('copies the WAL into the database file on a thread of its own, not in commits', async () => {
+    const model = SqliteOrderSummaryReadModel.open(file);
+    const opened = statSync(file).size;
+    const rows = Array.from({ length: 2000 }, (_, i) => row(`o${i}`, 1));
+    model.commit(rows, undefined, 1n);
+    expect(statSync(file).size).toBe(opened); // the commit wrote the WAL only
+    const deadline = Date.now() + 5000;
+    while (statSync(file).size === opened && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(statSync(file).size).toBeGreaterThan(opened);
+    model.close();
   });
 
   it('keeps the later revision of a row when an older one is written again', () => {

@@ -12,6 +12,7 @@ import {
 import { loadGatewayWebhooks, type GatewayWebhooksConfig } from '@gateway/webhooks';
 import { loadTrafficLimits, type TrafficLimits } from './traffic-limits';
 import { loadConnectionLimits, type ConnectionLimits } from './connection-limits';
+import { consumersOf, type ConsumerSwitches } from './consumers.config';
 
 /** Everything the gateway reads from its environment, validated once at start-up. */
 export interface GatewayConfig {
@@ -40,6 +41,8 @@ export interface GatewayConfig {
   readonly bus: BusConfig;
   /** Webhook notifications: where the dispatcher runs, its store and delivery settings. */
   readonly webhooks: GatewayWebhooksConfig;
+  /** The in-process consumers this node runs (GATEWAY_CONSUMERS). */
+  readonly consumers: ConsumerSwitches;
   /** Events per read-model transaction at most, for the order-summary projector. */
   readonly projectionBatchSize: number;
   readonly limits: TrafficLimits;
@@ -93,6 +96,7 @@ export function loadConfig(
   const tls = tlsOf(env, cwd, host, problems);
   const dataKeys = dataKeysOf(env, problems);
   const bus = busConfigOf(env, problems);
+  const webhooks = loadGatewayWebhooks(env, problems, path('GATEWAY_DATA_DIR', 'data'), cwd);
   const config: GatewayConfig = {
     port: integer('PORT', 8080, 0, 65535),
     host,
@@ -106,7 +110,8 @@ export function loadConfig(
     ...(tls ? { tls } : {}),
     ...(dataKeys ? { dataKeys } : {}),
     bus,
-    webhooks: loadGatewayWebhooks(env, problems, path('GATEWAY_DATA_DIR', 'data'), cwd),
+    webhooks,
+    consumers: consumersOf(env, problems, bus, webhooks),
     projectionBatchSize: integer('GATEWAY_PROJECTION_BATCH', 500, 1, 10_000),
     limits: loadTrafficLimits(integer),
     connections: loadConnectionLimits(integer, problems),

@@ -1,11 +1,12 @@
 import type { EventStore } from '@gateway/event-store';
-import { OrderSummaryProjector } from '@gateway/projections';
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { projectionHealth } from '../projection/projection.lifecycle';
-import { OrderEventRelay } from '../relay/order-event.relay';
+import { runningConsumers } from '../config/consumers.config';
+import type { GatewayConfig } from '../config/gateway.config';
+import { ProjectionLifecycle } from '../projection/projection.lifecycle';
+import { RelayLifecycle } from '../relay/relay.lifecycle';
 import { LoadShedder } from '../protection/load-shedder';
-import { EVENT_STORE } from '../tokens';
+import { EVENT_STORE, GATEWAY_CONFIG } from '../tokens';
 import { GatewayMetrics } from './gateway-metrics';
 import { readiness } from './health';
 
@@ -14,8 +15,9 @@ import { readiness } from './health';
  * on loopback unless told otherwise.
  * - /health/live: the process answers.
  * - /health/ready: 200, or 503 when the event store cannot take appends, every new request would
- *   be shed, or shutdown has begun (see readiness), with the relay's state and the projection's
- *   state and lag (neither makes the gateway unready).
+ *   be shed, or shutdown has begun (see readiness), with the consumers this node runs
+ *   (GATEWAY_CONSUMERS), the relay's state and the projection's state and lag (neither makes the
+ *   gateway unready; a consumer switched off shows `off`).
  * None of them is ever shed under load (protection/shed-load.hook.ts).
  * - /metrics: Prometheus text format.
  */
@@ -24,8 +26,9 @@ export class OpsHttpController {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly metrics: GatewayMetrics,
-    private readonly projector: OrderSummaryProjector,
-    private readonly relay: OrderEventRelay,
+    @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'consumers'>,
+    private readonly projection: ProjectionLifecycle,
+    private readonly relay: RelayLifecycle,
     private readonly shedder: LoadShedder,
   ) {}
 
@@ -37,12 +40,16 @@ export class OpsHttpController {
   @Get('health/ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
     const { ready, body } = await readiness(this.store, {
-      bus: this.relay.status().state,
+      bus: this.relay.state(),
       draining: this.shedder.isDraining,
       overloaded: this.shedder.isFull,
     });
     void reply.status(ready ? 200 : 503);
-    return { ...body, projections: await projectionHealth(this.projector) };
+    return {
+      ...body,
+      consumers: runningConsumers(this.config.consumers),
+      projections: await this.projection.health(),
+    };
   }
 
   @Get('metrics')

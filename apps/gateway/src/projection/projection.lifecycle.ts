@@ -5,43 +5,47 @@ import type {
   OnApplicationShutdown,
 } from '@nestjs/common';
 
+export interface RunningProjection {
+  readonly projector: OrderSummaryProjector;
+  readonly readModel: OrderSummaryReadModel;
+}
+
 /**
- * Runs the order-summary projector with the gateway: it follows from its checkpoint once the
- * application has started, stops (committing what it holds) when shutdown begins, and the read
- * model closes after in-flight requests, which may be listing orders, have finished.
+ * Runs the order-summary projector with the gateway, unless this node does not run it
+ * (GATEWAY_CONSUMERS): it follows from its checkpoint once the application has started, stops
+ * (committing what it holds) when shutdown begins, and the read model closes after in-flight
+ * requests, which may be listing orders, have finished.
  */
 export class ProjectionLifecycle
   implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
 {
-  constructor(
-    private readonly projector: OrderSummaryProjector,
-    private readonly readModel: OrderSummaryReadModel,
-  ) {}
+  constructor(private readonly running?: RunningProjection) {}
 
   onApplicationBootstrap(): void {
-    this.projector.start();
+    this.running?.projector.start();
   }
 
-  beforeApplicationShutdown(): Promise<void> {
-    return this.projector.stop();
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.running?.projector.stop();
   }
 
   onApplicationShutdown(): void {
-    this.readModel.close();
+    this.running?.readModel.close();
   }
-}
 
-/** What /health/ready shows of the projection. */
-export async function projectionHealth(projector: OrderSummaryProjector) {
-  const { state, error } = projector.status();
-  const { checkpoint, head, seconds } = await projector.lag();
-  return {
-    orderSummary: {
-      state,
-      ...(checkpoint !== undefined ? { checkpoint: checkpoint.toString() } : {}),
-      ...(head !== undefined ? { head: head.toString() } : {}),
-      lagSeconds: seconds,
-      ...(error ? { error } : {}),
-    },
-  };
+  /** What /health/ready shows of the projection: its state and lag, or `off`. */
+  async health() {
+    if (!this.running) return { orderSummary: { state: 'off' } };
+    const { state, error } = this.running.projector.status();
+    const { checkpoint, head, seconds } = await this.running.projector.lag();
+    return {
+      orderSummary: {
+        state,
+        ...(checkpoint !== undefined ? { checkpoint: checkpoint.toString() } : {}),
+        ...(head !== undefined ? { head: head.toString() } : {}),
+        lagSeconds: seconds,
+        ...(error ? { error } : {}),
+      },
+    };
+  }
 }

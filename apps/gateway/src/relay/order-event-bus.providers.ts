@@ -3,6 +3,7 @@ import type { EventStore } from '@gateway/event-store';
 import {
   InProcessOrderEventBus,
   KafkaOrderEventPublisher,
+  type OrderEventConsumer,
   type OrderEventPublisher,
   handlerFailed,
   kafkaOrderEventConsumer,
@@ -26,7 +27,8 @@ import { observeRelay } from './relay.metrics';
 /**
  * The bus the configuration names (GATEWAY_BUS), bound to ORDER_EVENT_PUBLISHER and
  * ORDER_EVENT_CONSUMER, and the relay feeding it public events (built by PublicOrderEvents, which
- * the live feed shares). Embedded: one InProcessOrderEventBus is both.
+ * the live feed shares), unless this node does not run it (GATEWAY_CONSUMERS). Embedded: one
+ * InProcessOrderEventBus is both.
  */
 export function orderEventBusProviders(config: GatewayConfig): Provider[] {
   return [
@@ -60,15 +62,18 @@ export function orderEventBusProviders(config: GatewayConfig): Provider[] {
       },
     },
     {
-      provide: OrderEventRelay,
+      provide: RelayLifecycle,
       useFactory: (
         store: EventStore,
         publicEvents: PublicOrderEvents,
         publisher: OrderEventPublisher,
+        consumer: OrderEventConsumer,
         checkpoints: RelayCheckpointStore,
         logger: GatewayLogger,
         metrics: GatewayMetrics,
       ) => {
+        const bus = { publisher, consumer, checkpoints };
+        if (!config.consumers.relay) return new RelayLifecycle(bus);
         const relay = new OrderEventRelay(
           store,
           (batch) => publicEvents.forBus(batch),
@@ -77,19 +82,19 @@ export function orderEventBusProviders(config: GatewayConfig): Provider[] {
           logger.child({ component: 'relay' }),
         );
         observeRelay(metrics.registry, relay, store);
-        return relay;
+        return new RelayLifecycle(bus, relay);
       },
       inject: [
         EVENT_STORE,
         PublicOrderEvents,
         ORDER_EVENT_PUBLISHER,
+        ORDER_EVENT_CONSUMER,
         RELAY_CHECKPOINTS,
         LOGGER,
         GatewayMetrics,
       ],
     },
     PublicOrderEvents,
-    RelayLifecycle,
   ];
 }
 

@@ -33,7 +33,7 @@ export class WebhookDispatcherLifecycle
     await this.dispatcher?.close();
   }
 
-  onApplicationShutdown(): void {
-    this.deliveries.close();
+  onApplicationShutdown(): Promise<void> {
+    return this.deliveries.close();
   }
 }

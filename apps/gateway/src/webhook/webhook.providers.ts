@@ -8,7 +8,10 @@ import { GatewayMetrics } from '../ops/gateway-metrics';
 import { MERCHANT_REGISTRY, ORDER_EVENT_CONSUMER } from '../tokens';
 import { WEBHOOK_DELIVERIES, WebhookDispatcherLifecycle } from './webhook-dispatcher.lifecycle';
 
-/** The delivery store and, unless an external dispatcher delivers, the embedded dispatcher. */
+/**
+ * The delivery store (its API is served either way) and the embedded dispatcher, when this node
+ * runs it (GATEWAY_CONSUMERS; never while an external dispatcher delivers).
+ */
 export function webhookProviders(config: GatewayConfig): Provider[] {
   const { webhooks } = config;
   return [
@@ -29,16 +32,15 @@ export function webhookProviders(config: GatewayConfig): Provider[] {
         metrics: GatewayMetrics,
       ) => {
         const observer = new WebhookMetrics(metrics.registry, () => deliveries.pendingCount());
-        const dispatcher =
-          webhooks.dispatcher === 'embedded'
-            ? new WebhookDispatcher({
-                config: webhooks.delivery,
-                deliveries,
-                merchants,
-                consumer,
-                observer,
-              })
-            : undefined;
+        const dispatcher = config.consumers.dispatcher
+          ? new WebhookDispatcher({
+              config: webhooks.delivery,
+              deliveries,
+              merchants,
+              consumer,
+              observer,
+            })
+          : undefined;
         return new WebhookDispatcherLifecycle(deliveries, dispatcher);
       },
       inject: [WEBHOOK_DELIVERIES, MERCHANT_REGISTRY, ORDER_EVENT_CONSUMER, GatewayMetrics],

@@ -114,7 +114,7 @@ export async function runWebhooksCli(
     io.out(`redelivering ${count} dead-lettered deliveries of ${flags.get('merchant')}`);
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { OrderSummary } from '../order-summary/order-summary';
+import { WalCheckpointer } from './wal-checkpointer';
 import type {
   OrderSummaryPage,
   OrderSummaryQuery,
@@ -57,11 +58,17 @@ interface Row {
 export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
   private readonly statements: ReturnType<typeof prepare>;
 
-  private constructor(private readonly db: Database.Database) {
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly checkpointer?: WalCheckpointer,
+  ) {
     this.statements = prepare(db);
   }
 
-  /** Opens (creating if needed) the read model for the projector. */
+  /**
+   * Opens (creating if needed) the read model for the projector. Its WAL checkpoints, the only
+   * fsyncs of synchronous=NORMAL, run on a thread of their own (WalCheckpointer), not in commits.
+   */
   static open(filename: string): SqliteOrderSummaryReadModel {
     mkdirSync(dirname(filename), { recursive: true });
     const db = new Database(filename);
@@ -69,13 +76,14 @@ export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
       db.pragma('busy_timeout = 5000');
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+      db.pragma('wal_autocheckpoint = 0');
       db.transaction(() => {
         if (db.pragma('user_version', { simple: true }) === 0) {
           db.exec(TABLES + INDEXES);
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }
       }).immediate();
-      return new SqliteOrderSummaryReadModel(db);
+      return new SqliteOrderSummaryReadModel(db, new WalCheckpointer(filename));
     } catch (error) {
       db.close();
       throw error;
@@ -189,6 +197,7 @@ export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
   }
 
   close(): void {
+    this.checkpointer?.close();
     this.db.close();
   }
 }

@@ -9,6 +9,8 @@ import type {
   DueDelivery,
   NewDelivery,
 } from './delivery.types';
+import { DeliveryWriter } from './delivery-writer';
+import { EARLIER_PENDING } from './delivery-writer.source';
 
 interface DeliveryRow {
   seq: number;
@@ -70,52 +72,32 @@ CREATE TABLE IF NOT EXISTS webhook_attempt (
 ) WITHOUT ROWID;
 `;
 
-/** An earlier pending delivery of the same order holds this one back. */
-const EARLIER_PENDING = `EXISTS (SELECT 1 FROM webhook_delivery e
-  WHERE e.stream_id = d.stream_id AND e.status = 'PENDING' AND e.revision < d.revision)`;
-
-interface QueuedWrite {
-  readonly run: () => unknown;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: Error) => void;
-}
-
 const iso = (ms: number | null) => (ms === null ? undefined : new Date(ms).toISOString());
 
 /**
  * Pending deliveries, the delivery log and the dead letters in one SQLite file, durable
  * (WAL, synchronous=FULL) before the consumer acknowledges an event, so a restart loses none.
- * Writes that arrive together are committed in one transaction (one fsync), which keeps up
- * with the gateway's append rate. Other processes (the CLI, a gateway serving the API for a
+ * Every write goes to a worker thread (delivery-writer.ts) that commits those arriving together
+ * in one transaction (one fsync, off the event loop), which keeps up with the gateway's append
+ * rate; this thread only reads. Other processes (the CLI, a gateway serving the API for a
  * standalone dispatcher) may open the same file: the dispatcher polls it for their redeliveries.
  */
 export class SqliteDeliveryStore {
   private readonly db: Database.Database;
-  private queued: QueuedWrite[] = [];
-  private flushScheduled = false;
+  private readonly writer: DeliveryWriter;
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(filename: string) {
     this.db = new Database(filename);
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    this.writer = new DeliveryWriter(filename);
   }
 
   /** Records a delivery; false when one for this event exists already (a redelivered event). */
   record(delivery: NewDelivery, now: number): Promise<boolean> {
-    return this.write(() => {
-      const result = this.statement(
-        `INSERT OR IGNORE INTO webhook_delivery (id, merchant_id, order_id, stream_id, revision,
-             event_type, transaction_id, url, body, committed_at, status, next_attempt_at, created_at)
-           SELECT @id, @merchantId, @orderId, @streamId, @revision, @eventType, @transactionId,
-             @url, @body, @committedAt, 'PENDING',
-             CASE WHEN EXISTS (SELECT 1 FROM webhook_delivery
-               WHERE stream_id = @streamId AND status = 'PENDING') THEN NULL ELSE @now END, @now`,
-      ).run({ ...delivery, now });
-      return result.changes === 1;
-    });
+    return this.writer.write('record', { delivery, now });
   }
 
   /** Merchants with a delivery due at `now`. */
@@ -169,38 +151,12 @@ export class SqliteDeliveryStore {
     consequence: AttemptConsequence,
     now: number,
   ): Promise<void> {
-    return this.write(() => {
-      this.statement(
-        `INSERT OR REPLACE INTO webhook_attempt
-             (delivery_id, attempt, started_at, latency_ms, status_code, outcome, error)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        delivery.id,
-        attempt.attempt,
-        attempt.startedAt,
-        attempt.latencyMs,
-        attempt.statusCode ?? null,
-        attempt.outcome,
-        attempt.error ?? null,
-      );
-      const next = consequence.status === 'PENDING' ? consequence.nextAttemptAt : null;
-      this.statement(
-        `UPDATE webhook_delivery AS d SET status = @status, attempts = @attempt,
-             round_attempts = round_attempts + 1,
-             next_attempt_at = CASE WHEN @next IS NULL OR ${EARLIER_PENDING} THEN NULL ELSE @next END,
-             delivered_at = CASE WHEN @status = 'DELIVERED' THEN @now ELSE delivered_at END,
-             last_status_code = @statusCode, last_error = @error
-           WHERE id = @id`,
-      ).run({
-        id: delivery.id,
-        status: consequence.status,
-        attempt: attempt.attempt,
-        next,
-        now,
-        statusCode: attempt.statusCode ?? null,
-        error: attempt.error ?? null,
-      });
-      if (consequence.status !== 'PENDING') this.releaseNext(delivery.streamId, now);
+    const { id, streamId } = delivery;
+    return this.writer.write('completeAttempt', {
+      delivery: { id, streamId },
+      attempt,
+      consequence,
+      now,
     });
   }
 
@@ -258,24 +214,19 @@ export class SqliteDeliveryStore {
    * Sends a delivery again (whatever its status) with a new round of retries, keeping its id.
    * It goes before the order's later pending notifications, which wait for it again.
    */
-  redeliver(id: string, now: number, merchantId?: string): Promise<DeliverySummary | undefined> {
-    return this.write(() => {
-      const row = this.findRow(id, merchantId);
-      if (!row) return undefined;
-      this.requeue(row, now);
-      return summary(this.findRow(id)!);
-    });
+  async redeliver(
+    id: string,
+    now: number,
+    merchantId?: string,
+  ): Promise<DeliverySummary | undefined> {
+    if (!(await this.writer.write('redeliver', { id, now, merchantId }))) return undefined;
+    const row = this.findRow(id);
+    return row && summary(row);
   }
 
   /** Redelivers every dead-lettered delivery of a merchant; resolves with how many. */
   redeliverDeadLettered(merchantId: string, now: number): Promise<number> {
-    return this.write(() => {
-      const rows = this.statement(
-        `SELECT * FROM webhook_delivery WHERE merchant_id = ? AND status = 'DEAD_LETTERED' ORDER BY seq`,
-      ).all(merchantId) as DeliveryRow[];
-      for (const row of rows) this.requeue(row, now);
-      return rows.length;
-    });
+    return this.writer.write('redeliverDeadLettered', { merchantId, now });
   }
 
   /** Pending deliveries (all merchants), for the metrics. */
@@ -285,8 +236,9 @@ export class SqliteDeliveryStore {
       .get() as number;
   }
 
-  close(): void {
-    this.flush();
+  /** Commits the writes queued, then closes both connections. */
+  async close(): Promise<void> {
+    await this.writer.close();
     this.db.close();
   }
 
@@ -305,68 +257,6 @@ export class SqliteDeliveryStore {
       `SELECT * FROM webhook_delivery
          WHERE id = @id AND (@merchantId IS NULL OR merchant_id = @merchantId)`,
     ).get({ id, merchantId: merchantId ?? null }) as DeliveryRow | undefined;
-  }
-
-  private requeue(row: DeliveryRow, now: number): void {
-    this.statement(
-      `UPDATE webhook_delivery AS d SET status = 'PENDING', round_attempts = 0,
-           next_attempt_at = CASE WHEN ${EARLIER_PENDING} THEN NULL ELSE ? END
-         WHERE id = ?`,
-    ).run(now, row.id);
-    this.statement(
-      `UPDATE webhook_delivery SET next_attempt_at = NULL
-         WHERE stream_id = ? AND status = 'PENDING' AND revision > ?`,
-    ).run(row.stream_id, row.revision);
-  }
-
-  /** The order's next pending delivery, if it was waiting, may go now. */
-  private releaseNext(streamId: string, now: number): void {
-    this.statement(
-      `UPDATE webhook_delivery SET next_attempt_at = ?
-         WHERE seq = (SELECT seq FROM webhook_delivery WHERE stream_id = ? AND status = 'PENDING'
-                      ORDER BY revision LIMIT 1)
-           AND next_attempt_at IS NULL`,
-    ).run(now, streamId);
-  }
-
-  /**
-   * Runs `change` in the next group transaction (in a savepoint of its own, so a failing change
-   * undoes only itself); resolves once that transaction has committed.
-   */
-  private write<T>(change: () => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const step = this.db.transaction(change);
-      this.queued.push({ run: step, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
-  }
-
-  private flush(): void {
-    this.flushScheduled = false;
-    const batch = this.queued;
-    this.queued = [];
-    if (!batch.length) return;
-    const outcomes: Array<{ ok: boolean; value: unknown }> = [];
-    try {
-      this.db.transaction(() => {
-        for (const { run } of batch) {
-          try {
-            outcomes.push({ ok: true, value: run() });
-          } catch (error) {
-            outcomes.push({ ok: false, value: error });
-          }
-        }
-      })();
-    } catch (error) {
-      batch.forEach((w) => w.reject(error as Error));
-      return;
-    }
-    batch.forEach((w, i) =>
-      outcomes[i].ok ? w.resolve(outcomes[i].value) : w.reject(outcomes[i].value as Error),
-    );
   }
 }
 

@@ -160,7 +160,7 @@ export async function startHarness(
     },
     close: async () => {
       await dispatcher.close();
-      deliveries.close();
+      await deliveries.close();
     },
   };
 }

@@ -1,0 +1,45 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { SqliteDeliveryStore, type NewDelivery } from '../src';
+
+const delivery = (n: number): NewDelivery => ({
+  id: `event-${n}`,
+  merchantId: 'TESTSHOP',
+  orderId: `order-${n}`,
+  streamId: `order-TESTSHOP-order-${n}`,
+  revision: 0,
+  eventType: 'AuthorizationProcessed',
+  transactionId: 't1',
+  url: 'https://shop.example/hooks',
+  body: '{}',
+  committedAt: new Date(0).toISOString(),
+});
+
+/** The writes of webhooks.db go through a worker thread; the calling thread only reads. */
+describe('SqliteDeliveryStore writes', () => {
+  const file = () => join(mkdtempSync(join(tmpdir(), 'deliveries-')), 'webhooks.db');
+
+  it('commits the writes of one turn together, each answered for itself', async () => {
+    const store = new SqliteDeliveryStore(file());
+    const recorded = await Promise.all([1, 2, 1].map((n) => store.record(delivery(n), 1000)));
+    expect(recorded).toEqual([true, true, false]); // the repeated event is recorded once
+    expect(store.pendingCount()).toBe(2);
+    expect(await store.redeliver('event-9', 2000)).toBeUndefined();
+    expect(await store.redeliver('event-1', 2000)).toMatchObject({ id: 'event-1', attempts: 0 });
+    await store.close();
+  });
+
+  it('commits what is queued at close, and takes no write after it', async () => {
+    const filename = file();
+    const store = new SqliteDeliveryStore(filename);
+    const pending = [3, 4, 5].map((n) => store.record(delivery(n), 1000));
+    await store.close();
+    expect(await Promise.all(pending)).toEqual([true, true, true]);
+    const db = new Database(filename, { readonly: true });
+    expect(db.prepare('SELECT COUNT(*) FROM webhook_delivery').pluck().get()).toBe(3);
+    db.close();
+    await expect(store.record(delivery(6), 1000)).rejects.toThrow(/closed/);
+  });
+});
