@@ -6,6 +6,8 @@ import { KnownStreams } from './known-streams';
 /** Appends acknowledged ahead of the watermark at most, before they are caught up by a read. */
 const MAX_AHEAD = 10_000;
 const CATCH_UP_BATCH = 1000;
+/** Acknowledgements of this process's appends a check waits for before it reads instead. */
+const MAX_ACK_WAITS = 4;
 /** How long the watermark may wait behind another process's events while appends are in flight. */
 const CATCH_UP_EVERY_MS = 1000;
 
@@ -19,9 +21,10 @@ const CATCH_UP_EVERY_MS = 1000;
  * watermark: then the order is new as of that head, as a read of its stream would have said.
  * Another process may still create it before this one appends, as after a read: the append's
  * expected revision 'no_stream' catches that. When the head is past the watermark while this
- * process has appends in flight, the gap is most likely those appends, acknowledged in a moment:
- * the caller reads the stream instead (catching up would read the events twice), and catches up
- * at most once a second so that another process's events cannot hold the watermark back for good.
+ * process has appends in flight, the gap is most likely those appends, committed and acknowledged
+ * in a moment: a check waits for a few acknowledgements, then lets the caller read the stream
+ * (catching up would read those events twice); it catches up at most once a second so that
+ * another process's events cannot hold the watermark back for good.
  */
 export class OrderStreamsSeen {
   /** Every event at or below it has its stream in `known`. */
@@ -31,6 +34,7 @@ export class OrderStreamsSeen {
   private inFlight = 0;
   private caughtUpAt = 0;
   private catchingUp?: Promise<void>;
+  private acknowledged?: { readonly promise: Promise<void>; resolve(): void };
 
   private constructor(
     private readonly store: EventStore,
@@ -54,7 +58,10 @@ export class OrderStreamsSeen {
   async isNew(streamId: string): Promise<boolean> {
     if (this.known.mayHold(streamId)) return false;
     const head = (await this.store.headPosition()) ?? 0n;
-    if (head <= this.watermark) return true;
+    // Committed appends of this process whose acknowledgements are queued: wait for a few.
+    for (let wait = 0; head > this.watermark && this.inFlight > 0 && wait < MAX_ACK_WAITS; wait++)
+      await this.nextAcknowledgement();
+    if (head <= this.watermark) return !this.known.mayHold(streamId);
     if (this.inFlight > 0 && performance.now() - this.caughtUpAt < CATCH_UP_EVERY_MS) return false;
     this.catchingUp ??= this.catchUp(head).finally(() => {
       this.catchingUp = undefined;
@@ -73,15 +80,32 @@ export class OrderStreamsSeen {
   /** Told of an append that failed. */
   failed(): void {
     this.inFlight--;
+    this.acknowledge();
   }
 
   /** Told of each acknowledged append: its events' positions are `last - count + 1 … last`. */
   appended(last: GlobalPosition, count: number): void {
     this.inFlight--;
-    if (last <= this.watermark) return;
-    if (this.ahead.size >= MAX_AHEAD) this.ahead.clear(); // a gap never filled: catchUp reads it
-    this.ahead.set(last - BigInt(count) + 1n, last);
-    this.advance();
+    if (last > this.watermark) {
+      if (this.ahead.size >= MAX_AHEAD) this.ahead.clear(); // a gap never filled: catchUp reads it
+      this.ahead.set(last - BigInt(count) + 1n, last);
+      this.advance();
+    }
+    this.acknowledge();
+  }
+
+  private nextAcknowledgement(): Promise<void> {
+    if (!this.acknowledged) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      this.acknowledged = { promise, resolve };
+    }
+    return this.acknowledged.promise;
+  }
+
+  private acknowledge(): void {
+    this.acknowledged?.resolve();
+    this.acknowledged = undefined;
   }
 
   private advance(): void {

@@ -1,4 +1,10 @@
-import { decide, orderStreamId, type DeciderCommand, type Order } from '@gateway/domain';
+import {
+  decide,
+  initialState,
+  orderStreamId,
+  type DeciderCommand,
+  type Order,
+} from '@gateway/domain';
 import {
   InMemoryEventStore,
   StreamIntegrityError,
@@ -124,6 +130,24 @@ describe('OrderRepository', () => {
       expect(ids(await orders.loadToWrite(STREAM))).toEqual(['a']);
       expect((await orders.loadToWrite(orderStreamId('TESTM', 'o-2'))).revision).toBe('no_stream');
       expect(readAll).toHaveBeenCalledTimes(1);
+    });
+
+    it("waits for its own committed appends' acknowledgements rather than reading", async () => {
+      const orders = await OrderRepository.open(store);
+      const readAll = jest.spyOn(store, 'readAll');
+      const reads = jest.spyOn(store, 'readStream');
+      const other = orderStreamId('TESTM', 'o-2');
+      // Committed at once by the in-memory store, acknowledged a moment later.
+      const appending = orders.append(
+        other,
+        await orders.loadToWrite(other),
+        decide(A, initialState()),
+        {},
+      );
+      expect((await orders.loadToWrite(STREAM)).revision).toBe('no_stream');
+      await appending;
+      expect(reads).not.toHaveBeenCalled();
+      expect(readAll).not.toHaveBeenCalled();
     });
 
     it('answers a retry that lost the race to another process from the stream', async () => {
