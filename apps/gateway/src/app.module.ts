@@ -161,7 +161,7 @@ export class AppModule {
         {
           provide: OrderRepository,
           useFactory: (store: EventStore, metrics: GatewayMetrics) =>
-            new OrderRepository(
+            OrderRepository.open(
               store,
               (seconds) => metrics.appendDuration.observe(seconds),
               config.orders.cachedEvents,

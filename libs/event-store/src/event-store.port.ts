@@ -157,6 +157,11 @@ export interface EventStore {
   subscribe(options?: SubscribeOptions): Subscription;
   /** The position of the last committed event, or undefined when the store is empty. */
   headPosition(): Promise<GlobalPosition | undefined>;
+  /**
+   * Calls `each` with the id of every stream whose id starts with `prefix`, in no set order.
+   * Optional: an adapter that cannot list its streams cheaply leaves it out.
+   */
+  listStreams?(prefix: string, each: (streamId: string) => void): Promise<void>;
   close(): Promise<void>;
 }
 

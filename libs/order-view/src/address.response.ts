@@ -19,18 +19,28 @@ export function withResponseAddresses(echo: Json): Json {
 }
 
 function joinStreets(address: Json): Json {
+  // Most addresses have no street2: answered as they are, without copying them.
+  if (typeof address.street2 !== 'string') return address;
   const { street2, ...rest } = address;
-  if (typeof street2 !== 'string') return address;
   const street = [rest.street, street2]
     .filter((part) => typeof part === 'string' && part !== '')
     .join(' ');
   return { ...rest, street: street.slice(0, 100) };
 }
 
-function updateAt(value: Json, path: readonly string[], change: (address: Json) => Json): Json {
-  const [key, ...rest] = path;
+/** `value` with `change` applied at `path` (from `depth` on): a copy only where it changed. */
+function updateAt(
+  value: Json,
+  path: readonly string[],
+  change: (address: Json) => Json,
+  depth = 0,
+): Json {
+  const key = path[depth];
   const member = value[key];
   if (member === null || typeof member !== 'object' || Array.isArray(member)) return value;
-  const changed = rest.length ? updateAt(member as Json, rest, change) : change(member as Json);
+  const changed =
+    depth + 1 < path.length
+      ? updateAt(member as Json, path, change, depth + 1)
+      : change(member as Json);
   return changed === member ? value : { ...value, [key]: changed };
 }

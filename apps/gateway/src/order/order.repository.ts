@@ -8,6 +8,7 @@ import {
 import type { EventMetadata, EventStore, ExpectedRevision } from '@gateway/event-store';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { OrderStreamsSeen } from './order-streams-seen';
 
 export interface LoadedOrder {
   readonly state: OrderState;
@@ -25,6 +26,9 @@ const NO_ORDER: LoadedOrder = { state: initialState(), revision: 'no_stream' };
  * (a bounded cache of folded orders), so a load costs what the new events cost, not what the
  * order's whole history does. The store checks on each read that the stream still reaches that
  * revision without a gap, so a cached fold can never hide a damaged stream.
+ *
+ * Opened with `open`, it also knows which order streams the store holds (OrderStreamsSeen), so
+ * the write path takes an order the store does not hold as new without a read (`loadToWrite`).
  */
 export class OrderRepository {
   private readonly cache: FoldedOrderCache;
@@ -35,8 +39,25 @@ export class OrderRepository {
     private readonly appended: (seconds: number) => void = () => undefined,
     /** Events folded into cached orders at most (0: no cache, every load reads the whole stream). */
     cachedEvents = 0,
+    /** The order streams the store holds; without it every load reads. */
+    private readonly seen?: OrderStreamsSeen,
   ) {
     this.cache = new FoldedOrderCache(cachedEvents);
+  }
+
+  /** A repository that knows the store's order streams, when the store can list them. */
+  static async open(
+    store: EventStore,
+    appended?: (seconds: number) => void,
+    cachedEvents?: number,
+  ): Promise<OrderRepository> {
+    const seen = await OrderStreamsSeen.open(store);
+    return new OrderRepository(store, appended, cachedEvents, seen);
+  }
+
+  /** `load`, except that an order the store does not hold is new without a read. */
+  async loadToWrite(streamId: string): Promise<LoadedOrder> {
+    return (await this.seen?.isNew(streamId)) ? NO_ORDER : this.load(streamId);
   }
 
   async load(streamId: string): Promise<LoadedOrder> {
@@ -66,12 +87,20 @@ export class OrderRepository {
     events: readonly OrderEvent[],
     metadata: EventMetadata,
   ): Promise<LoadedOrder> {
+    this.seen?.appending(streamId);
     const started = performance.now();
-    const result = await this.store.appendToStream(
-      streamId,
-      events.map((e) => ({ eventId: randomUUID(), type: e.type, data: e.data, metadata })),
-      from.revision,
-    );
+    let result;
+    try {
+      result = await this.store.appendToStream(
+        streamId,
+        events.map((e) => ({ eventId: randomUUID(), type: e.type, data: e.data, metadata })),
+        from.revision,
+      );
+    } catch (error) {
+      this.seen?.failed();
+      throw error;
+    }
+    this.seen?.appended(result.position, events.length);
     this.appended((performance.now() - started) / 1000);
     // Durable, so as good as read back: the next load asks only for what others append after it.
     const loaded = { state: evolveAll(from.state, events), revision: result.nextExpectedRevision };

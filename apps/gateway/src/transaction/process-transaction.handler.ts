@@ -42,7 +42,7 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
     streamId: string,
   ): Promise<ProcessedTransaction> {
     const correlationId = get(command.body, 'correlationId') as string | undefined;
-    const loaded = await this.orders.load(streamId);
+    const loaded = await this.orders.loadToWrite(streamId);
     const replayed = replay(loaded.state, command, correlationId);
     if (replayed) return replayed;
     this.sizeLimit.refuseIfFull(loaded.state, command.orderId, command.transactionId);

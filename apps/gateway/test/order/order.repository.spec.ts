@@ -1,10 +1,17 @@
-import { decide, orderStreamId, type DeciderCommand, type Order } from '@gateway/domain';
+import {
+  decide,
+  initialState,
+  orderStreamId,
+  type DeciderCommand,
+  type Order,
+} from '@gateway/domain';
 import {
   InMemoryEventStore,
   StreamIntegrityError,
   WrongExpectedRevisionError,
 } from '@gateway/event-store';
 import { authorize, capture } from '../../../../libs/domain/test/order.fixtures';
+import { appendDecided } from '../../src/transaction/order-writer';
 import { OrderRepository } from '../../src/order/order.repository';
 
 const STREAM = orderStreamId('TESTM', 'o-1');
@@ -94,5 +101,72 @@ describe('OrderRepository', () => {
       [STREAM, { fromRevision: 0 }],
     ]);
     expect(uncached.cached()).toEqual({ orders: 0, events: 0 });
+  });
+
+  describe('knowing which streams the store holds (open)', () => {
+    const A = authorize({ transactionId: 'a', amount: 100_000 });
+
+    it('takes an order the store never held as new without reading it', async () => {
+      const orders = await OrderRepository.open(store);
+      const reads = jest.spyOn(store, 'readStream');
+      const loaded = await orders.loadToWrite(STREAM);
+      expect(loaded.revision).toBe('no_stream');
+      await orders.append(STREAM, loaded, decide(A, loaded.state), {});
+      expect(reads).not.toHaveBeenCalled();
+      expect(ids(await orders.loadToWrite(STREAM))).toEqual(['a']);
+      expect(reads).toHaveBeenCalledTimes(1);
+    });
+
+    it('reads the orders the store held when it opened', async () => {
+      await run(here, A);
+      const orders = await OrderRepository.open(store);
+      expect(ids(await orders.loadToWrite(STREAM))).toEqual(['a']);
+    });
+
+    it("reads an order another process created since, having read that process's events once", async () => {
+      const orders = await OrderRepository.open(store);
+      await run(elsewhere, A);
+      const readAll = jest.spyOn(store, 'readAll');
+      expect(ids(await orders.loadToWrite(STREAM))).toEqual(['a']);
+      expect((await orders.loadToWrite(orderStreamId('TESTM', 'o-2'))).revision).toBe('no_stream');
+      expect(readAll).toHaveBeenCalledTimes(1);
+    });
+
+    it("waits for its own committed appends' acknowledgements rather than reading", async () => {
+      const orders = await OrderRepository.open(store);
+      const readAll = jest.spyOn(store, 'readAll');
+      const reads = jest.spyOn(store, 'readStream');
+      const other = orderStreamId('TESTM', 'o-2');
+      // Committed at once by the in-memory store, acknowledged a moment later.
+      const appending = orders.append(
+        other,
+        await orders.loadToWrite(other),
+        decide(A, initialState()),
+        {},
+      );
+      expect((await orders.loadToWrite(STREAM)).revision).toBe('no_stream');
+      await appending;
+      expect(reads).not.toHaveBeenCalled();
+      expect(readAll).not.toHaveBeenCalled();
+    });
+
+    it('answers a retry that lost the race to another process from the stream', async () => {
+      const orders = await OrderRepository.open(store);
+      const checked = await orders.loadToWrite(STREAM);
+      await run(elsewhere, A); // after the check, before the append
+      const isA = (state: unknown) => ids({ state }).includes('a');
+      const saved = await appendDecided(orders, STREAM, checked, A, {}, isA);
+      expect(saved?.revision).toBe(1);
+      expect(await store.readAll()).toHaveLength(2);
+    });
+
+    it('reads every stream when the store cannot list them', async () => {
+      const unlisted = Object.assign(Object.create(store) as InMemoryEventStore, {
+        listStreams: undefined,
+      });
+      const reads = jest.spyOn(store, 'readStream');
+      await (await OrderRepository.open(unlisted)).loadToWrite(STREAM);
+      expect(reads).toHaveBeenCalledTimes(1);
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { isLuhnValid } from '../../../domain/src/card';
 import type {
   AccountRequest,
@@ -54,16 +54,24 @@ function riskOf(email: string | undefined): RiskGatewayCode {
   return 'ACCEPTED';
 }
 
+/** Each hex digit folded to a decimal digit (its value modulo 10), by character code. */
+const DECIMAL_OF_HEX: Readonly<Record<string, string>> = Object.fromEntries(
+  [...'0123456789abcdef'].map((hex) => [hex, String(parseInt(hex, 16) % 10)]),
+);
+
 /**
  * Reference numbers derived from the transaction's ids, so that a replay gets the same: one hash
  * gives 64 hex digits, each folded to a decimal digit, and each number takes its own slice.
  */
 function referenceDigits(request: AcquirerRequest): (offset: number, length: number) => string {
-  const ids = [request.merchantId, request.orderId, request.transactionId].join('\0');
-  const hex = createHash('sha256').update(ids).digest('hex');
+  const hex = hash(
+    'sha256',
+    `${request.merchantId}\0${request.orderId}\0${request.transactionId}`,
+    'hex',
+  );
   return (offset, length) => {
     let digits = '';
-    for (let i = offset; i < offset + length; i++) digits += String(parseInt(hex[i], 16) % 10);
+    for (let i = offset; i < offset + length; i++) digits += DECIMAL_OF_HEX[hex[i]];
     return digits;
   };
 }
@@ -87,19 +95,22 @@ function acquirerAnswer(
   gatewayCode: SimulatedCode,
   { response = ACQUIRER_RESPONSE[gatewayCode], approvedAmount = request.amount } = {},
 ): AcquirerAnswer {
-  const approved = APPROVALS.has(gatewayCode);
   const digits = referenceDigits(request);
-  return {
+  const answer: Writable<AcquirerAnswer> = {
     gatewayCode,
     approvedAmount,
     reversed: gatewayCode === 'TIMED_OUT',
     acquirerCode: response[0],
     acquirerMessage: response[1],
-    ...(approved && { authorizationCode: digits(0, 6) }),
-    receipt: digits(6, 12),
-    acquirer: acquirerTransaction(request, digits(18, 15)),
   };
+  if (APPROVALS.has(gatewayCode)) answer.authorizationCode = digits(0, 6);
+  answer.receipt = digits(6, 12);
+  answer.acquirer = acquirerTransaction(request, digits(18, 15));
+  return answer;
 }
+
+/** An answer still being built (members added in the order the answer lists them). */
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 function cardOutcome(request: CardRequest): AcquirerAnswer {
   const { card, amount } = request;
@@ -127,13 +138,13 @@ function cardAnswer(request: CardRequest): AcquirerAnswer {
   if (risk.gatewayCode === 'REJECTED') {
     return { gatewayCode: 'BLOCKED', approvedAmount: request.amount, reversed: false, risk, card };
   }
-  return {
-    ...cardOutcome(request),
-    cardSecurityCode: cscResult(request.card.number, request.card.securityCode),
-    avs: avsResult(request.billingStreet),
-    risk,
-    card,
-  };
+  // Added to the answer cardOutcome has just built, rather than spread into a copy of it.
+  const answer: Writable<AcquirerAnswer> = cardOutcome(request);
+  answer.cardSecurityCode = cscResult(request.card.number, request.card.securityCode);
+  answer.avs = avsResult(request.billingStreet);
+  answer.risk = risk;
+  answer.card = card;
+  return answer;
 }
 
 /** VOID: the raw fields some acquirers return for the reversal (spec, authorizationResponse group). */
@@ -214,7 +225,9 @@ export class SimulatedAcquirer implements Acquirer {
 }
 
 function deepFreeze<T extends object>(value: T): T {
-  for (const member of Object.values(value)) {
+  // for…in rather than Object.values: no array per object frozen (answers are plain objects).
+  for (const key in value) {
+    const member = value[key];
     if (typeof member === 'object' && member !== null) deepFreeze(member);
   }
   return Object.freeze(value);

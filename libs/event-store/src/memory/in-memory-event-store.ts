@@ -137,6 +137,11 @@ export class InMemoryEventStore implements EventStore {
     return this.rows.length === 0 ? undefined : BigInt(this.rows.length);
   }
 
+  async listStreams(prefix: string, each: (streamId: string) => void): Promise<void> {
+    this.assertOpen();
+    for (const streamId of this.heads.keys()) if (streamId.startsWith(prefix)) each(streamId);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

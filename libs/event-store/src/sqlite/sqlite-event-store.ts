@@ -124,6 +124,11 @@ export class SqliteEventStore implements EventStore {
     return this.reads.readAll(options);
   }
 
+  async listStreams(prefix: string, each: (streamId: string) => void): Promise<void> {
+    this.assertOpen();
+    this.reads.listStreams(prefix, each);
+  }
+
   subscribe(options: SubscribeOptions = {}): Subscription {
     this.assertOpen();
     const source = {

@@ -42,6 +42,7 @@ export class SqliteReads {
   private readonly allData: ReturnType<typeof readAllStatements>;
   private readonly shardData: Database.Statement;
   private readonly head: Database.Statement;
+  private readonly streamIds: Database.Statement;
 
   constructor(db: Database.Database) {
     const prepare = (sql: string) => db.prepare(sql).safeIntegers(true).raw(true);
@@ -62,6 +63,9 @@ export class SqliteReads {
        ORDER BY position LIMIT @limit`,
     );
     this.head = db.prepare('SELECT max(position) FROM events').safeIntegers(true).pluck();
+    this.streamIds = db
+      .prepare('SELECT stream_id FROM streams WHERE substr(stream_id, 1, length(?)) = ?')
+      .pluck();
   }
 
   /**
@@ -103,6 +107,11 @@ export class SqliteReads {
 
   headPosition(): GlobalPosition | undefined {
     return (this.head.get() as bigint | null) ?? undefined;
+  }
+
+  /** Every stream id with the prefix, one row at a time (millions of them at start-up). */
+  listStreams(prefix: string, each: (streamId: string) => void): void {
+    for (const streamId of this.streamIds.iterate(prefix, prefix)) each(streamId as string);
   }
 }
 
