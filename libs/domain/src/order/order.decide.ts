@@ -27,6 +27,11 @@ import { isApproved, type TransactionType } from './order.types';
 export function decide(command: DeciderCommand, state: OrderState): OrderEvent[] {
   const rejection = rejectionOf(command, state);
   if (rejection) throw rejection;
+  return decideAccepted(command, state);
+}
+
+/** decide for a command whose rejectionOf the caller has just asked, against this same state. */
+export function decideAccepted(command: DeciderCommand, state: OrderState): OrderEvent[] {
   switch (command.type) {
     case 'AuthenticatePayer':
     case 'CompleteChallenge':
