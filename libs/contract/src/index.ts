@@ -30,6 +30,7 @@ export {
 export {
   hasSourceOfFunds,
   isJsonObject,
+  malformedField,
   validateBody,
   validateRequest,
   type BodyError,
