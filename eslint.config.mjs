@@ -43,6 +43,14 @@ export default tseslint.config(
     }),
   },
   {
+    // The same, one folder deeper: the decider's branches, one file per operation.
+    files: ['libs/domain/src/order/operations/*.ts'],
+    rules: restrict(intoApps, {
+      regex: '^(?!\\.)|^(\\.\\./){3}',
+      message: 'libs/domain imports only its own files: no framework, adapter, node:* or other lib.',
+    }),
+  },
+  {
     files: ['**/test/**/*.ts', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

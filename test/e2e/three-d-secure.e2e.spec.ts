@@ -525,6 +525,19 @@ describe('3-D Secure over HTTP', () => {
       expect((await under.api.get(`/session/${missing}`)).status).toBe(404);
     });
 
+    it('a malformed field is reported before the session is looked up', async () => {
+      const response = await under.api.put(`/order/${newOrder()}/transaction/a1`, {
+        ...initiateAuthenticationBody('5123450000000008'),
+        sourceOfFunds: undefined,
+        session: { id: 'SESSION0000000000000000000000000', version: 'short' },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({
+        cause: 'INVALID_REQUEST',
+        field: 'session.version',
+      });
+    });
+
     it('another merchant cannot see or use the session', async () => {
       const { id } = await sessionWithCard('5123450000000008');
       const other = merchantClient(under.gateway, 'TESTOTHER');

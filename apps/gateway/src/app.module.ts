@@ -35,6 +35,7 @@ import { PayerHttpController } from './payer/payer.http.controller';
 import { PayerLinks } from './payer/payer-links';
 import { PayerTransactionHandler } from './payer/payer-transaction.query';
 import { RecordPayerStepHandler } from './payer/record-payer-step.handler';
+import { OperationPipeline } from './operations/pipeline';
 import { protectionProviders } from './protection/protection.providers';
 import { PaymentSessions } from './session/payment-sessions';
 import { AesGcmKeyring } from './crypto/aes-gcm-keyring';
@@ -53,7 +54,6 @@ import {
   SESSION_STORE,
   type Clock,
 } from './tokens';
-import { OperationAnswers } from './transaction/operation-answers';
 import { ProcessTransactionHandler } from './transaction/process-transaction.handler';
 import { RequestFingerprint } from './transaction/request-fingerprint';
 import { SensitiveData } from './transaction/sensitive-data';
@@ -210,14 +210,23 @@ export class AppModule {
           inject: [SESSION_STORE, CLOCK],
         },
         {
-          provide: OperationAnswers,
+          provide: OperationPipeline,
           useFactory: (
+            orders: OrderRepository,
+            locks: KeyedMutex,
             acquirer: Acquirer,
             authentication: AuthenticationServer,
             links: PayerLinks,
             sessions: PaymentSessions,
-          ) => new OperationAnswers(acquirer, authentication, links, sessions),
-          inject: [ACQUIRER, AUTHENTICATION_SERVER, PayerLinks, PaymentSessions],
+          ) => new OperationPipeline(orders, locks, { acquirer, authentication, links, sessions }),
+          inject: [
+            OrderRepository,
+            KeyedMutex,
+            ACQUIRER,
+            AUTHENTICATION_SERVER,
+            PayerLinks,
+            PaymentSessions,
+          ],
         },
         // One lock per order for the merchant's operations and the payer's steps alike.
         { provide: KeyedMutex, useValue: new KeyedMutex() },

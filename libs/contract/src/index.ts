@@ -20,6 +20,7 @@ export type { RequestValidator, ValidatorEngine, Violation } from './engine/requ
 export {
   allContracts,
   API_OPERATIONS,
+  contractsOf,
   isApiOperation,
   isSupportedVersion,
   MAX_VERSION,
@@ -29,6 +30,7 @@ export {
 export {
   hasSourceOfFunds,
   isJsonObject,
+  malformedField,
   validateBody,
   validateRequest,
   type BodyError,

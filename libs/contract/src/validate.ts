@@ -209,3 +209,26 @@ export function validateBody(
 export function hasSourceOfFunds(value: Readonly<Record<string, unknown>>): boolean {
   return value.sourceOfFunds !== undefined;
 }
+
+/**
+ * The first sent field of the wrong form (type, format, length, unknown member) in document order,
+ * judged before anything is looked up for the request: a payment session fills only absent fields,
+ * so it cannot make a sent field right. Absent fields are not judged here; validateBody does that
+ * once the session's fields are in.
+ */
+export function malformedField(
+  version: number,
+  body: Record<string, unknown>,
+): FieldError | undefined {
+  const { apiOperation } = body;
+  if (!isApiOperation(apiOperation) || !isSupportedVersion(version)) return undefined;
+  const contract = resolveContract(apiOperation, version) as OperationContract;
+  const { validator, declarationIndex } = compile(contract, 'compiled');
+  const { value, tooDeep } = normalize(body);
+  if (tooDeep) return undefined;
+  const malformed = validator
+    .violations((value ?? {}) as Record<string, unknown>)
+    .filter((v) => v.validationType !== 'MISSING');
+  if (malformed.length === 0) return undefined;
+  return toFieldError(firstInDocumentOrder(malformed, body, declarationIndex));
+}

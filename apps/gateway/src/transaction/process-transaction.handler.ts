@@ -1,15 +1,14 @@
+import type { ApiOperation } from '@gateway/contract';
+import { ApiError } from '@gateway/contract';
 import { findTransaction, orderStreamId, type Order, type OrderState } from '@gateway/domain';
 import { lockFailure, renderTransaction } from '@gateway/order-view';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { KeyedMutex } from '../order/keyed-mutex';
+import { OperationPipeline } from '../operations/pipeline';
+import { OPERATIONS } from '../operations/registry';
 import { OrderSizeLimit } from '../order/order-size-limit';
-import { OrderRepository } from '../order/order.repository';
 import { CLOCK, type Clock } from '../tokens';
-import { OperationAnswers } from './operation-answers';
 import { get } from './body-fields';
-import { toOrderRequest } from './operation-request.mapper';
-import { appendDecided, refuseIfNotAllowed } from './order-writer';
 import {
   ProcessTransactionCommand,
   type ProcessedTransaction,
@@ -17,68 +16,65 @@ import {
 import { SensitiveData } from './sensitive-data';
 
 /**
- * The write path of every operation: load the order, refuse what its state does not allow, ask
- * whoever answers (acquirer, authentication server, provider), decide, append durably, answer.
- * Requests on one order, the payer's steps included, run one at a time (the shared KeyedMutex).
+ * A merchant's operation: its slice (OPERATIONS[apiOperation]) through the one pipeline. A retry
+ * gets the original response; a refusal is the spec's INVALID_REQUEST.
  */
 @CommandHandler(ProcessTransactionCommand)
 export class ProcessTransactionHandler implements ICommandHandler<ProcessTransactionCommand> {
   constructor(
-    private readonly orders: OrderRepository,
-    private readonly answers: OperationAnswers,
-    private readonly locks: KeyedMutex,
+    private readonly pipeline: OperationPipeline,
     private readonly sensitive: SensitiveData,
     private readonly sizeLimit: OrderSizeLimit,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   execute(command: ProcessTransactionCommand): Promise<ProcessedTransaction> {
-    const streamId = orderStreamId(command.merchant.id, command.orderId);
-    return this.locks.run(streamId, () => this.process(command, streamId));
-  }
-
-  private async process(
-    command: ProcessTransactionCommand,
-    streamId: string,
-  ): Promise<ProcessedTransaction> {
+    const { merchant, orderId, transactionId, apiVersion, requestHash } = command;
+    const slice = OPERATIONS[command.apiOperation as ApiOperation];
     const correlationId = get(command.body, 'correlationId') as string | undefined;
-    const loaded = await this.orders.loadToWrite(streamId);
-    const replayed = replay(loaded.state, command, correlationId);
-    if (replayed) return replayed;
-    this.sizeLimit.refuseIfFull(loaded.state, command.orderId, command.transactionId);
-
     const now = this.clock();
-    const { request, instrument } = toOrderRequest(command.apiOperation, command.body, {
-      merchantId: command.merchant.id,
-      orderId: command.orderId,
-      transactionId: command.transactionId,
-      apiVersion: command.apiVersion,
-      now: now.toISOString(),
-      requestHash: command.requestHash,
-      protect: this.sensitive.protectionFor(command.merchant, command.orderId),
-    });
-    refuseIfNotAllowed(request, loaded.state);
-    const answered = await this.answers.answer(
-      request,
-      instrument,
-      command.body,
-      loaded.state,
+    const replay = (state: OrderState) => replayOf(state, command, correlationId);
+    return this.pipeline.run({
+      streamId: orderStreamId(merchant.id, orderId),
       now,
-    );
-    const metadata = {
-      merchantId: command.merchant.id,
-      apiOperation: command.apiOperation,
-      apiVersion: command.apiVersion,
-      causedBy: `merchant.${command.merchant.id}`,
-      time: request.now,
-      ...(correlationId !== undefined ? { correlationId } : {}),
-    };
-    const recorded = (state: OrderState) => replay(state, command) !== undefined;
-    const saved = await appendDecided(this.orders, streamId, loaded, answered, metadata, recorded);
-    if (!saved) return { body: lockFailure(command, correlationId) };
-    // The transaction as now recorded: this request's, or the identical one that won the race.
-    return replay(saved.state, command, correlationId)!;
+      metadata: {
+        merchantId: merchant.id,
+        apiOperation: command.apiOperation,
+        apiVersion,
+        causedBy: `merchant.${merchant.id}`,
+        time: now.toISOString(),
+        ...(correlationId !== undefined ? { correlationId } : {}),
+      },
+      replay,
+      parse: (state) => {
+        this.sizeLimit.refuseIfFull(state, orderId, transactionId);
+        if (!slice) throw unsupported(command.apiOperation);
+        return slice.parse(command.body, {
+          merchantId: merchant.id,
+          orderId,
+          transactionId,
+          apiVersion,
+          now: now.toISOString(),
+          requestHash,
+          protect: this.sensitive.protectionFor(merchant, orderId),
+        });
+      },
+      ask: (parsed, ctx) => slice.ask(parsed, ctx),
+      refused: (rejection) => {
+        throw ApiError.invalid(rejection.explanation, rejection.field, rejection.validationType);
+      },
+      lockLost: () => ({ body: lockFailure(command, correlationId) }),
+      // The transaction as now recorded: this request's, or the identical one that won the race.
+      render: (state) => replay(state)!,
+    });
   }
+}
+
+function unsupported(operation: string): ApiError {
+  return ApiError.invalid(
+    `Value '${operation}' is invalid. This gateway does not support it yet`,
+    'apiOperation',
+  );
 }
 
 /**
@@ -86,7 +82,7 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
  * A transaction of several steps (3-D Secure, browser payments) answers each step's retry with
  * that step's own response.
  */
-function replay(
+function replayOf(
   state: OrderState,
   command: ProcessTransactionCommand,
   correlationId?: string,

@@ -1,4 +1,10 @@
-import { ApiError, findEmbeddedCardNumber, isJsonObject, validateBody } from '@gateway/contract';
+import {
+  ApiError,
+  findEmbeddedCardNumber,
+  isJsonObject,
+  malformedField,
+  validateBody,
+} from '@gateway/contract';
 import { Body, Controller, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import {
@@ -27,6 +33,13 @@ function citesSession(body: unknown): body is Record<string, unknown> {
   return typeof id === 'string' && SESSION_ID.test(id);
 }
 
+/** Every sent field's form is judged before the session is looked up (issue 13: one check stage). */
+function wellFormed(apiVersion: number, body: Record<string, unknown>): Record<string, unknown> {
+  const malformed = malformedField(apiVersion, body);
+  if (malformed) throw ApiError.fromFieldError(malformed);
+  return body;
+}
+
 /** PUT …/transaction/{id} runs an operation; GET retrieves one transaction. */
 @Controller(
   'api/rest/version/:version/merchant/:merchantId/order/:orderId/transaction/:transactionId',
@@ -52,7 +65,12 @@ export class TransactionHttpController {
     const { apiVersion, orderId } = parseOrderPath(params);
     const transactionId = idParam(params.transactionId, 'transaction.id');
     const withSession = citesSession(body)
-      ? this.sessions.requestWithSession(merchant.id, orderId, apiVersion, body)
+      ? this.sessions.requestWithSession(
+          merchant.id,
+          orderId,
+          apiVersion,
+          wellFormed(apiVersion, body),
+        )
       : undefined;
     const validated = validateBody(apiVersion, withSession?.body ?? body);
     if (!validated.ok) throw ApiError.fromFieldError(validated.error);

@@ -1,11 +1,4 @@
-import type {
-  AuthenticatePayer,
-  CompleteChallenge,
-  InitiateAuthentication,
-  AuthenticationLookup,
-  PayerAuthenticationAnswer,
-  ChallengeAnswer,
-} from './authentication.commands';
+import type { AuthenticatePayer, CompleteChallenge } from './authentication.commands';
 import {
   forbidsPayment,
   type AuthenticationProof,
@@ -13,20 +6,18 @@ import {
   type ThreeDsResult,
 } from './authentication.types';
 import type { Authorize, Pay } from './order.commands';
-import type { OrderEvent, TransactionRecord, TransactionRevision } from './order.events';
 import { OrderRejection } from './order.rejection';
-import type { Order, OrderState, TransactionState } from './order.state';
+import type { OrderState, TransactionState } from './order.state';
 import { isSameCard, type GatewayCode } from './order.types';
 
 /**
- * AUTHENTICATE_PAYER continues the authentication that INITIATE_AUTHENTICATION opened on the same
- * ids (spec, rule 1), and only while authentication is available and not yet attempted; the
- * challenge page completes only a pending challenge.
+ * The AUTHENTICATION transaction that AUTHENTICATE_PAYER and the challenge continue: the one
+ * INITIATE_AUTHENTICATION opened on the same ids (spec, rule 1), or why there is none.
  */
-export function authenticationStepRejection(
+export function initiatedAuthentication(
   request: AuthenticatePayer | CompleteChallenge,
   state: OrderState,
-): OrderRejection | undefined {
+): OrderRejection | (TransactionState & { readonly authentication: AuthenticationRecord }) {
   if (state.kind === 'NoOrder') {
     return new OrderRejection(
       'order.id',
@@ -34,45 +25,13 @@ export function authenticationStepRejection(
     );
   }
   const tx = state.transactions.find((t) => t.id === request.transactionId);
-  const status = tx?.authentication?.status;
-  if (!tx || !status) {
+  if (!tx?.authentication?.status) {
     return new OrderRejection(
       'transaction.id',
       `No INITIATE_AUTHENTICATION with transaction id '${request.transactionId}' on order '${request.orderId}'. Send it first`,
     );
   }
-  if (request.type === 'CompleteChallenge') {
-    return status === 'AUTHENTICATION_PENDING'
-      ? undefined
-      : new OrderRejection('transaction.id', `The challenge is no longer pending (${status})`);
-  }
-  if (status === 'AUTHENTICATION_UNAVAILABLE') {
-    return new OrderRejection(
-      'apiOperation',
-      'Authentication is not available for this card (AUTHENTICATION_UNAVAILABLE); proceed without it',
-    );
-  }
-  if (status !== 'AUTHENTICATION_AVAILABLE') {
-    return new OrderRejection(
-      'transaction.id',
-      `Transaction '${request.transactionId}' has already authenticated the payer (${status}). Use a new transaction id`,
-    );
-  }
-  const asked = { ...tx.authentication?.request, ...request.authentication };
-  if (asked.channel !== 'MERCHANT_REQUESTED' && typeof asked.redirectResponseUrl !== 'string') {
-    return new OrderRejection(
-      'authentication.redirectResponseUrl',
-      "Field 'authentication.redirectResponseUrl' is required when the payer's browser is authenticated",
-      'MISSING',
-    );
-  }
-  if (request.card !== undefined && !isSameCard(tx.sourceOfFunds?.provided?.card, request.card)) {
-    return new OrderRejection(
-      'sourceOfFunds.provided.card.number',
-      'Value is invalid. It is not the card of the INITIATE_AUTHENTICATION',
-    );
-  }
-  return undefined;
+  return tx as TransactionState & { readonly authentication: AuthenticationRecord };
 }
 
 /** An AUTHORIZE or PAY citing authentication.transactionId must cite a completed authentication of this order and card. */
@@ -131,111 +90,8 @@ function citedAuthentication(
   return state.transactions.find((t) => t.id === request.authenticationTransactionId);
 }
 
-/** The new AUTHENTICATION transaction: what the lookup found, no money. */
-export function authenticationInitiated(
-  command: InitiateAuthentication & { readonly outcome: AuthenticationLookup },
-  base: Omit<TransactionRecord, 'type' | 'amount'>,
-): OrderEvent {
-  const { outcome } = command;
-  const authentication: AuthenticationRecord = {
-    status: outcome.status,
-    version: outcome.version,
-    // Without authentication the merchant may still pay, without its liability shift.
-    gatewayRecommendation: 'PROCEED',
-    ...(outcome.acsReference !== undefined ? { acsReference: outcome.acsReference } : {}),
-    ...(command.sessionId !== undefined ? { sessionId: command.sessionId } : {}),
-    request: command.authentication,
-  };
-  return {
-    type: 'AuthenticationInitiated',
-    data: {
-      ...base,
-      type: 'AUTHENTICATION',
-      amount: 0,
-      gatewayCode: 'APPROVED',
-      sourceOfFunds: command.sourceOfFunds,
-      authentication,
-    },
-  };
-}
-
-/** AUTHENTICATE_PAYER (frictionless result or challenge) and the challenge's result. */
-export function decideAuthenticationStep(
-  command:
-    | (AuthenticatePayer & { readonly outcome: PayerAuthenticationAnswer })
-    | (CompleteChallenge & { readonly outcome: ChallengeAnswer }),
-  order: Order,
-): OrderEvent[] {
-  const tx = order.transactions.find((t) => t.id === command.transactionId) as TransactionState;
-  const before = tx.authentication as AuthenticationRecord;
-  if (command.type === 'CompleteChallenge') {
-    const { result, encryptedData } = command.outcome;
-    return [
-      {
-        type: 'PayerAuthenticated',
-        data: {
-          transactionId: tx.id,
-          time: command.now,
-          gatewayCode: gatewayCodeOf(result),
-          authentication: {
-            ...before,
-            ...completed(result),
-            ...(encryptedData ? { encryptedData } : {}),
-          },
-        },
-      },
-    ];
-  }
-  const sessionId = command.sessionId ?? before.sessionId;
-  const step: Omit<TransactionRevision, 'gatewayCode' | 'authentication'> = {
-    transactionId: tx.id,
-    time: command.now,
-    requestHash: command.requestHash,
-    apiVersion: command.apiVersion,
-    amount: command.amount,
-    echo: command.echo,
-  };
-  const request = { ...before.request, ...command.authentication };
-  const { outcome } = command;
-  if (outcome.kind === 'challenge') {
-    return [
-      {
-        type: 'PayerAuthenticationStarted',
-        data: {
-          ...step,
-          gatewayCode: 'PENDING',
-          authentication: {
-            ...before,
-            ...(sessionId !== undefined ? { sessionId } : {}),
-            request,
-            status: 'AUTHENTICATION_PENDING',
-            payerInteraction: 'REQUIRED',
-            challenge: outcome.challenge,
-          },
-        },
-      },
-    ];
-  }
-  return [
-    {
-      type: 'PayerAuthenticated',
-      data: {
-        ...step,
-        gatewayCode: gatewayCodeOf(outcome.result),
-        authentication: {
-          ...before,
-          ...(sessionId !== undefined ? { sessionId } : {}),
-          request,
-          payerInteraction: 'NOT_REQUIRED',
-          ...completed(outcome.result),
-          ...(outcome.encryptedData ? { encryptedData: outcome.encryptedData } : {}),
-        },
-      },
-    },
-  ];
-}
-
-function completed(
+/** A completed authentication's status, result and recommendation. */
+export function completed(
   result: ThreeDsResult,
 ): Pick<AuthenticationRecord, 'status' | 'result' | 'gatewayRecommendation'> {
   return {
@@ -246,7 +102,7 @@ function completed(
 }
 
 /** A cancelled challenge is ABORTED; a failed or rejected authentication DECLINED. */
-function gatewayCodeOf(result: ThreeDsResult): GatewayCode {
+export function gatewayCodeOf(result: ThreeDsResult): GatewayCode {
   if (result.challengeCancelled) return 'ABORTED';
   return forbidsPayment(result.status) ? 'DECLINED' : 'APPROVED';
 }

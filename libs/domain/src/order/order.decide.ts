@@ -1,56 +1,70 @@
-import type { Thousandths } from '../money';
-import { toDecimal } from '../money';
-import {
-  authenticationInitiated,
-  authenticationStepRejection,
-  decideAuthenticationStep,
-  paymentForbiddenByAuthentication,
-  proofFor,
-  proofRejection,
-} from './authentication.decide';
-import {
-  browserPaymentInitiated,
-  browserPaymentStepRejection,
-  decideBrowserPaymentStep,
-} from './browser-payment.decide';
-import type { DeciderCommand, OrderRequest, Refund, Void } from './order.commands';
-import type { OrderEvent, TransactionRecord } from './order.events';
+import type { DeciderCommand, OrderRequest, RequestBase } from './order.commands';
+import type { OrderEvent } from './order.events';
 import { OrderRejection } from './order.rejection';
-import { acceptsNewPayment } from './order.rules';
 import type { Order, OrderState, TransactionState } from './order.state';
-import { isApproved, type TransactionType } from './order.types';
+import type {
+  OpensTransaction,
+  OperationDecider,
+  RequestType,
+  TransactionCommon,
+} from './operations/operation-decider';
+import { DECIDERS } from './operations/registry';
 
 /**
  * decide(command, state) → events. Pure: the processor's answer, the time and the ids all arrive in
- * the command. Throws OrderRejection when the order's state does not allow the request.
+ * the command. Throws OrderRejection when the order's state does not allow the request. Each
+ * request type's branch is in operations/ (DECIDERS); what all of them share is here.
  */
 export function decide(command: DeciderCommand, state: OrderState): OrderEvent[] {
   const rejection = rejectionOf(command, state);
   if (rejection) throw rejection;
-  switch (command.type) {
-    case 'AuthenticatePayer':
-    case 'CompleteChallenge':
-      return decideAuthenticationStep(command, state as Order);
-    case 'RedirectToProvider':
-    case 'ReturnFromProvider':
-    case 'ConfirmBrowserPayment':
-      return decideBrowserPaymentStep(command, state as Order);
-    default:
-      return decideNewTransaction(command, state);
-  }
+  return decideAccepted(command, state);
 }
 
-/** Later steps of an existing transaction; every other request opens a new one. */
-type ContinuationType =
-  | 'AuthenticatePayer'
-  | 'CompleteChallenge'
-  | 'RedirectToProvider'
-  | 'ReturnFromProvider'
-  | 'ConfirmBrowserPayment';
+/** decide for a command whose rejectionOf the caller has just asked, against this same state. */
+export function decideAccepted(command: DeciderCommand, state: OrderState): OrderEvent[] {
+  const branch = branchOf(command.type);
+  return branch.opens === 'step'
+    ? branch.decide(command, state as Order)
+    : decideNewTransaction(branch, command as OpeningCommand, state);
+}
 
-type NewTransactionCommand = Exclude<DeciderCommand, { type: ContinuationType }>;
+/**
+ * Why the order cannot take this request, or undefined when it can. The gateway asks this before it
+ * calls the processor, so an illegal request never reaches the acquirer.
+ */
+export function rejectionOf(request: OrderRequest, state: OrderState): OrderRejection | undefined {
+  const branch = branchOf(request.type);
+  if (branch.opens === 'step')
+    return branch.rejection(request, state) ?? currencyRejection(request, state);
+  return (
+    newTransactionRejection(request as OrderRequest & RequestBase, state) ??
+    branch.rejection(request, state)
+  );
+}
 
-function decideNewTransaction(command: NewTransactionCommand, state: OrderState): OrderEvent[] {
+export function findTransaction(
+  state: OrderState,
+  transactionId: string,
+): TransactionState | undefined {
+  return state.kind === 'Order'
+    ? state.transactions.find((t) => t.id === transactionId)
+    : undefined;
+}
+
+function branchOf(type: RequestType): OperationDecider<RequestType> {
+  return DECIDERS[type] as OperationDecider<RequestType>;
+}
+
+/** A command that opens a transaction is a merchant's request: it carries the echo, version, hash. */
+type OpeningCommand = DeciderCommand & RequestBase;
+
+function decideNewTransaction(
+  branch: OpensTransaction<RequestType>,
+  command: OpeningCommand,
+  state: OrderState,
+): OrderEvent[] {
+  const currency = currencyOf(command, state);
   const created: OrderEvent[] =
     state.kind === 'NoOrder'
       ? [
@@ -59,41 +73,57 @@ function decideNewTransaction(command: NewTransactionCommand, state: OrderState)
             data: {
               merchantId: command.merchantId,
               orderId: command.orderId,
-              currency: currencyOf(command, state),
+              currency,
               creationTime: command.now,
               ...(command.notificationUrl ? { notificationUrl: command.notificationUrl } : {}),
             },
           },
         ]
       : [];
-  const reversal: OrderEvent[] =
-    'reversed' in command.outcome && command.outcome.reversed
-      ? [
-          {
-            type: 'AuthorizationReversed',
-            data: { transactionId: command.transactionId, reason: 'TIMED_OUT', time: command.now },
-          },
-        ]
-      : [];
-  return [...created, transactionEvent(command, state), ...reversal];
+  const common: TransactionCommon = {
+    id: command.transactionId,
+    currency,
+    echo: command.echo,
+    timeOfRecord: command.now,
+    apiVersion: command.apiVersion,
+    requestHash: command.requestHash,
+  };
+  const reversal: OrderEvent[] = reversedByAcquirer(command)
+    ? [
+        {
+          type: 'AuthorizationReversed',
+          data: { transactionId: command.transactionId, reason: 'TIMED_OUT', time: command.now },
+        },
+      ]
+    : [];
+  return [...created, branch.event(command, state, common), ...reversal];
 }
 
-/**
- * Why the order cannot take this request, or undefined when it can. The gateway asks this before it
- * calls the processor, so an illegal request never reaches the acquirer; decide asks it again.
- */
-export function rejectionOf(request: OrderRequest, state: OrderState): OrderRejection | undefined {
-  switch (request.type) {
-    case 'AuthenticatePayer':
-    case 'CompleteChallenge':
-      return authenticationStepRejection(request, state) ?? currencyRejection(request, state);
-    case 'RedirectToProvider':
-    case 'ReturnFromProvider':
-    case 'ConfirmBrowserPayment':
-      return browserPaymentStepRejection(request, state) ?? currencyRejection(request, state);
-    default:
-      return newTransactionRejection(request, state);
+/** The acquirer timed out and reversed what it may have approved. */
+function reversedByAcquirer(command: DeciderCommand): boolean {
+  return 'outcome' in command && 'reversed' in command.outcome && command.outcome.reversed === true;
+}
+
+/** What every new transaction must respect: an unused id, first-only fields, the order's currency. */
+function newTransactionRejection(
+  request: OrderRequest & RequestBase,
+  state: OrderState,
+): OrderRejection | undefined {
+  if (state.kind !== 'Order') return undefined;
+  if (findTransaction(state, request.transactionId)) {
+    return new OrderRejection(
+      'transaction.id',
+      `Transaction '${request.transactionId}' already exists on order '${request.orderId}' with a different request. Use a new transaction id.`,
+    );
   }
+  const initialOnly = request.firstTransactionOnly?.[0];
+  if (initialOnly !== undefined) {
+    return new OrderRejection(
+      initialOnly,
+      `Field '${initialOnly}' is accepted only on the initial transaction of an order`,
+    );
+  }
+  return currencyRejection(request, state);
 }
 
 function currencyRejection(request: OrderRequest, state: OrderState): OrderRejection | undefined {
@@ -110,280 +140,7 @@ function currencyRejection(request: OrderRequest, state: OrderState): OrderRejec
   );
 }
 
-function newTransactionRejection(
-  request: Exclude<OrderRequest, { type: ContinuationType }>,
-  state: OrderState,
-): OrderRejection | undefined {
-  if (state.kind === 'Order') {
-    if (findTransaction(state, request.transactionId)) {
-      return new OrderRejection(
-        'transaction.id',
-        `Transaction '${request.transactionId}' already exists on order '${request.orderId}' with a different request. Use a new transaction id.`,
-      );
-    }
-    const initialOnly = request.firstTransactionOnly?.[0];
-    if (initialOnly !== undefined) {
-      return new OrderRejection(
-        initialOnly,
-        `Field '${initialOnly}' is accepted only on the initial transaction of an order`,
-      );
-    }
-    const currency = currencyRejection(request, state);
-    if (currency) return currency;
-  }
-  switch (request.type) {
-    case 'Authorize':
-    case 'Pay':
-      return openOrderRejection(request, state) ?? proofRejection(request, state);
-    case 'Verify':
-    case 'InitiateAuthentication':
-    case 'InitiateBrowserPayment':
-      return openOrderRejection(request, state);
-    case 'Capture':
-      if (state.kind === 'NoOrder') return noSuchOrder(request);
-      return exceeds(
-        request.amount,
-        state.totals.authorized - state.totals.captured,
-        'authorized and not yet captured',
-      );
-    case 'Refund':
-      return refundRejection(request, state);
-    case 'Void':
-      if (state.kind === 'NoOrder') return noSuchOrder(request);
-      return voidRejection(request, state);
-    default: {
-      const unexpected: never = request;
-      return unexpected;
-    }
-  }
-}
-
-function openOrderRejection(request: OrderRequest, state: OrderState): OrderRejection | undefined {
-  return state.kind === 'Order' && !acceptsNewPayment(state)
-    ? new OrderRejection(
-        'apiOperation',
-        `Order '${request.orderId}' already has status ${state.status}; use a new order id`,
-      )
-    : undefined;
-}
-
-export function findTransaction(
-  state: OrderState,
-  transactionId: string,
-): TransactionState | undefined {
-  return state.kind === 'Order'
-    ? state.transactions.find((t) => t.id === transactionId)
-    : undefined;
-}
-
-function noSuchOrder(request: OrderRequest): OrderRejection {
-  return new OrderRejection('order.id', `Order '${request.orderId}' does not exist`);
-}
-
-function exceeds(
-  amount: Thousandths,
-  available: Thousandths,
-  what: string,
-): OrderRejection | undefined {
-  if (amount <= 0) {
-    return new OrderRejection(
-      'transaction.amount',
-      `Value '${toDecimal(amount)}' is invalid. Amount must be greater than zero`,
-    );
-  }
-  if (amount > available) {
-    return new OrderRejection(
-      'transaction.amount',
-      `Value '${toDecimal(amount)}' is invalid. Amount exceeds the ${toDecimal(available)} ${what} on the order`,
-    );
-  }
-  return undefined;
-}
-
-function refundRejection(request: Refund, state: OrderState): OrderRejection | undefined {
-  if (state.kind === 'NoOrder') {
-    return request.sourceOfFunds
-      ? exceeds(request.amount, Number.MAX_SAFE_INTEGER, '')
-      : new OrderRejection(
-          'sourceOfFunds',
-          'A standalone refund (a new order) requires sourceOfFunds',
-          'MISSING',
-        );
-  }
-  if (request.sourceOfFunds) {
-    return new OrderRejection(
-      'sourceOfFunds',
-      'sourceOfFunds must not be supplied on a refund of an existing order',
-    );
-  }
-  if (request.targetTransactionId !== undefined) {
-    const target = findTransaction(state, request.targetTransactionId);
-    if (!target || !isRefundable(target)) {
-      return new OrderRejection(
-        'transaction.targetTransactionId',
-        `Value '${request.targetTransactionId}' is invalid. It must name an approved, unvoided capture or payment of the order`,
-      );
-    }
-    return exceeds(
-      request.amount,
-      target.amount - target.refundedAmount,
-      'captured and not yet refunded by that transaction',
-    );
-  }
-  return exceeds(
-    request.amount,
-    state.totals.captured - state.totals.refunded,
-    'captured and not yet refunded',
-  );
-}
-
-function voidRejection(request: Void, order: Order): OrderRejection | undefined {
-  const target = order.transactions.find((t) => t.id === request.targetTransactionId);
-  const invalid = (why: string) =>
-    new OrderRejection(
-      'transaction.targetTransactionId',
-      `Value '${request.targetTransactionId}' is invalid. ${why}`,
-    );
-  if (!target) return invalid('No such transaction on the order');
-  if (!(target.type in VOID_OF)) return invalid(`A ${target.type} transaction cannot be voided`);
-  if (!isApproved(target.gatewayCode)) return invalid('Only an approved transaction can be voided');
-  if (target.voided) return invalid('The transaction has already been voided');
-  if (hasDependants(order, target))
-    return invalid('Later transactions depend on it; void those first');
-  return undefined;
-}
-
-const VOID_OF: Partial<Record<TransactionType, TransactionType>> = {
-  AUTHORIZATION: 'VOID_AUTHORIZATION',
-  CAPTURE: 'VOID_CAPTURE',
-  PAYMENT: 'VOID_PAYMENT',
-  REFUND: 'VOID_REFUND',
-};
-
-function isRefundable(t: TransactionState): boolean {
-  return (t.type === 'CAPTURE' || t.type === 'PAYMENT') && isApproved(t.gatewayCode) && !t.voided;
-}
-
-/** An authorization with live captures, or a capture or payment with refunds, cannot be voided. */
-function hasDependants(order: Order, target: TransactionState): boolean {
-  if (target.type === 'AUTHORIZATION') {
-    return order.transactions.some(
-      (t) => t.type === 'CAPTURE' && isApproved(t.gatewayCode) && !t.voided,
-    );
-  }
-  return target.refundedAmount > 0;
-}
-
-function currencyOf(command: NewTransactionCommand, state: OrderState): string {
+function currencyOf(command: OpeningCommand, state: OrderState): string {
   if ('currency' in command && command.currency !== undefined) return command.currency;
   return state.kind === 'Order' ? state.currency : '';
-}
-
-/** Refunds without a named target go against the latest capture or payment that can take them. */
-function refundTarget(request: Refund, order: Order): string | undefined {
-  if (request.targetTransactionId !== undefined) return request.targetTransactionId;
-  // The latest one with enough left, else the latest with anything left: evolve spreads the rest.
-  const candidates = order.transactions.filter(isRefundable).reverse();
-  const left = (t: TransactionState) => t.amount - t.refundedAmount;
-  return (candidates.find((t) => left(t) >= request.amount) ?? candidates.find((t) => left(t) > 0))
-    ?.id;
-}
-
-function transactionEvent(command: NewTransactionCommand, state: OrderState): OrderEvent {
-  const common = {
-    id: command.transactionId,
-    currency: currencyOf(command, state),
-    echo: command.echo,
-    timeOfRecord: command.now,
-    apiVersion: command.apiVersion,
-    requestHash: command.requestHash,
-  };
-  switch (command.type) {
-    case 'InitiateAuthentication':
-      return authenticationInitiated(command, {
-        ...common,
-        gatewayCode: 'APPROVED',
-        processor: {},
-      });
-    case 'InitiateBrowserPayment':
-      return browserPaymentInitiated(command, { ...common, gatewayCode: 'PENDING', processor: {} });
-    default:
-      return paymentEvent(command, state, common);
-  }
-}
-
-function paymentEvent(
-  command: Extract<NewTransactionCommand, { outcome: { details: unknown } }>,
-  state: OrderState,
-  common: Omit<TransactionRecord, 'type' | 'amount' | 'gatewayCode' | 'processor'>,
-): OrderEvent {
-  const { outcome } = command;
-  const base = { ...common, gatewayCode: outcome.gatewayCode, processor: outcome.details };
-  const requested = (asked: Thousandths) =>
-    outcome.gatewayCode === 'PARTIALLY_APPROVED'
-      ? { amount: outcome.approvedAmount, requestedAmount: asked }
-      : { amount: asked };
-  const reference =
-    'reference' in command && command.reference !== undefined
-      ? { reference: command.reference }
-      : {};
-  const record = (type: TransactionType, extra: Partial<TransactionRecord>): TransactionRecord => ({
-    ...base,
-    type,
-    amount: 0,
-    ...reference,
-    ...extra,
-  });
-
-  switch (command.type) {
-    case 'Authorize':
-    case 'Pay': {
-      const proof = proofFor(command, state);
-      const data = record(command.type === 'Pay' ? 'PAYMENT' : 'AUTHORIZATION', {
-        ...requested(command.amount),
-        sourceOfFunds: command.sourceOfFunds,
-        ...(proof ? { proof } : {}),
-        // The issuer asked not to proceed (behaviour notes, 3-D Secure flow): never approved.
-        ...(paymentForbiddenByAuthentication(command, state)
-          ? { gatewayCode: 'AUTHENTICATION_FAILED' as const, amount: command.amount }
-          : {}),
-      });
-      return command.type === 'Pay'
-        ? { type: 'PaymentProcessed', data }
-        : { type: 'AuthorizationProcessed', data };
-    }
-    case 'Verify':
-      // Verify's amount serves risk assessment only; no money is asked for.
-      return {
-        type: 'VerificationProcessed',
-        data: record('VERIFICATION', { sourceOfFunds: command.sourceOfFunds }),
-      };
-    case 'Capture':
-      return { type: 'CaptureProcessed', data: record('CAPTURE', { amount: command.amount }) };
-    case 'Refund': {
-      const targetTransactionId = state.kind === 'Order' ? refundTarget(command, state) : undefined;
-      return {
-        type: 'RefundProcessed',
-        data: record('REFUND', {
-          amount: command.amount,
-          ...(targetTransactionId ? { targetTransactionId } : {}),
-          ...(command.sourceOfFunds ? { sourceOfFunds: command.sourceOfFunds } : {}),
-        }),
-      };
-    }
-    case 'Void': {
-      const target = findTransaction(state, command.targetTransactionId) as TransactionState;
-      return {
-        type: 'VoidProcessed',
-        data: record(VOID_OF[target.type] as TransactionType, {
-          amount: target.amount,
-          targetTransactionId: target.id,
-        }),
-      };
-    }
-    default: {
-      const unexpected: never = command;
-      return unexpected;
-    }
-  }
 }

@@ -1,0 +1,15 @@
+import { contractsOf } from '@gateway/contract';
+import type { Authorize } from '@gateway/domain';
+import { askToPay, fundingOf, paymentOf, type FundingParsed } from '../funding';
+import type { OperationSlice } from '../slice';
+
+/** AUTHORIZE: holds the amount on the card or account; the acquirer answers. */
+export const authorize: OperationSlice<FundingParsed<Authorize>> = {
+  contracts: contractsOf('AUTHORIZE'),
+  parse(body, ctx) {
+    const { instrument, sourceOfFunds, ...forAcquirer } = fundingOf(body, ctx);
+    const request: Authorize = { ...paymentOf(body, ctx), sourceOfFunds, type: 'Authorize' };
+    return { request, instrument, ...forAcquirer };
+  },
+  ask: (parsed, ctx) => askToPay(parsed, 'AUTHORIZE', ctx),
+};

@@ -1,0 +1,28 @@
+import { contractsOf } from '@gateway/contract';
+import { findTransaction, type Void } from '@gateway/domain';
+import { requiredString } from '../../transaction/body-fields';
+import { askAcquirer } from '../acquirer.ask';
+import { referenceOf, requestBase } from '../request-base';
+import type { OperationSlice, Parsed } from '../slice';
+
+/** VOID: cancels an approved transaction of the order; the acquirer answers. */
+export const voidTransaction: OperationSlice<Parsed<Void>> = {
+  contracts: contractsOf('VOID'),
+  parse: (body, ctx) => ({
+    request: {
+      ...requestBase(body, ctx),
+      ...referenceOf(body),
+      type: 'Void',
+      targetTransactionId: requiredString(body, 'transaction.targetTransactionId'),
+    },
+  }),
+  ask({ request }, ctx) {
+    // The check stage has made sure the target exists.
+    const target = findTransaction(ctx.state, request.targetTransactionId)!;
+    return askAcquirer(
+      request,
+      { operation: 'VOID', amount: target.amount, currency: target.currency },
+      ctx,
+    );
+  },
+};

@@ -1,0 +1,12 @@
+import type { OpensTransaction } from './operation-decider';
+import { paymentRecord, paymentRejection } from './payment';
+
+/** AUTHORIZE: an AUTHORIZATION holding the approved amount. */
+export const authorizeDecider: OpensTransaction<'Authorize'> = {
+  opens: 'transaction',
+  rejection: paymentRejection,
+  event: (command, state, common) => ({
+    type: 'AuthorizationProcessed',
+    data: paymentRecord(command, state, common, 'AUTHORIZATION'),
+  }),
+};

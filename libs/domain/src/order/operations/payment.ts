@@ -1,0 +1,39 @@
+import {
+  paymentForbiddenByAuthentication,
+  proofFor,
+  proofRejection,
+} from '../authentication.decide';
+import type { Authorize, Pay } from '../order.commands';
+import type { TransactionRecord } from '../order.events';
+import type { OrderRejection } from '../order.rejection';
+import type { OrderState } from '../order.state';
+import type { CommandOf, TransactionCommon } from './operation-decider';
+import { approvedOf, processedRecord } from './processed';
+import { openOrderRejection } from './rejections';
+
+/** AUTHORIZE and PAY: an order open to a new payment, and a valid proof when one is cited. */
+export function paymentRejection(
+  request: Authorize | Pay,
+  state: OrderState,
+): OrderRejection | undefined {
+  return openOrderRejection(request, state) ?? proofRejection(request, state);
+}
+
+/** AUTHORIZE and PAY as recorded: the amount approved, the card or account, the proof cited. */
+export function paymentRecord(
+  command: CommandOf<'Authorize' | 'Pay'>,
+  state: OrderState,
+  common: TransactionCommon,
+  type: 'AUTHORIZATION' | 'PAYMENT',
+): TransactionRecord {
+  const proof = proofFor(command, state);
+  return processedRecord(command, common, type, {
+    ...approvedOf(command, command.amount),
+    sourceOfFunds: command.sourceOfFunds,
+    ...(proof ? { proof } : {}),
+    // The issuer asked not to proceed (behaviour notes, 3-D Secure flow): never approved.
+    ...(paymentForbiddenByAuthentication(command, state)
+      ? { gatewayCode: 'AUTHENTICATION_FAILED' as const, amount: command.amount }
+      : {}),
+  });
+}

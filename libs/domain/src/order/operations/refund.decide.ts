@@ -1,0 +1,75 @@
+import type { Refund } from '../order.commands';
+import { OrderRejection } from '../order.rejection';
+import type { Order, OrderState, TransactionState } from '../order.state';
+import { isApproved } from '../order.types';
+import type { OpensTransaction } from './operation-decider';
+import { processedRecord } from './processed';
+import { exceeds } from './rejections';
+
+function isRefundable(t: TransactionState): boolean {
+  return (t.type === 'CAPTURE' || t.type === 'PAYMENT') && isApproved(t.gatewayCode) && !t.voided;
+}
+
+function refundRejection(request: Refund, state: OrderState): OrderRejection | undefined {
+  if (state.kind === 'NoOrder') {
+    return request.sourceOfFunds
+      ? exceeds(request.amount, Number.MAX_SAFE_INTEGER, '')
+      : new OrderRejection(
+          'sourceOfFunds',
+          'A standalone refund (a new order) requires sourceOfFunds',
+          'MISSING',
+        );
+  }
+  if (request.sourceOfFunds) {
+    return new OrderRejection(
+      'sourceOfFunds',
+      'sourceOfFunds must not be supplied on a refund of an existing order',
+    );
+  }
+  if (request.targetTransactionId !== undefined) {
+    const target = state.transactions.find((t) => t.id === request.targetTransactionId);
+    if (!target || !isRefundable(target)) {
+      return new OrderRejection(
+        'transaction.targetTransactionId',
+        `Value '${request.targetTransactionId}' is invalid. It must name an approved, unvoided capture or payment of the order`,
+      );
+    }
+    return exceeds(
+      request.amount,
+      target.amount - target.refundedAmount,
+      'captured and not yet refunded by that transaction',
+    );
+  }
+  return exceeds(
+    request.amount,
+    state.totals.captured - state.totals.refunded,
+    'captured and not yet refunded',
+  );
+}
+
+/** Refunds without a named target go against the latest capture or payment that can take them. */
+function refundTarget(request: Refund, order: Order): string | undefined {
+  if (request.targetTransactionId !== undefined) return request.targetTransactionId;
+  // The latest one with enough left, else the latest with anything left: evolve spreads the rest.
+  const candidates = order.transactions.filter(isRefundable).reverse();
+  const left = (t: TransactionState) => t.amount - t.refundedAmount;
+  return (candidates.find((t) => left(t) >= request.amount) ?? candidates.find((t) => left(t) > 0))
+    ?.id;
+}
+
+/** REFUND: captured money back, or a standalone refund to a card on a new order. */
+export const refundDecider: OpensTransaction<'Refund'> = {
+  opens: 'transaction',
+  rejection: refundRejection,
+  event(command, state, common) {
+    const targetTransactionId = state.kind === 'Order' ? refundTarget(command, state) : undefined;
+    return {
+      type: 'RefundProcessed',
+      data: processedRecord(command, common, 'REFUND', {
+        amount: command.amount,
+        ...(targetTransactionId ? { targetTransactionId } : {}),
+        ...(command.sourceOfFunds ? { sourceOfFunds: command.sourceOfFunds } : {}),
+      }),
+    };
+  },
+};

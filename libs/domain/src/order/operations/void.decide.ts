@@ -1,0 +1,59 @@
+import type { Void } from '../order.commands';
+import { OrderRejection } from '../order.rejection';
+import type { Order, TransactionState } from '../order.state';
+import { isApproved, type TransactionType } from '../order.types';
+import type { OpensTransaction } from './operation-decider';
+import { processedRecord } from './processed';
+import { noSuchOrder } from './rejections';
+
+const VOID_OF: Partial<Record<TransactionType, TransactionType>> = {
+  AUTHORIZATION: 'VOID_AUTHORIZATION',
+  CAPTURE: 'VOID_CAPTURE',
+  PAYMENT: 'VOID_PAYMENT',
+  REFUND: 'VOID_REFUND',
+};
+
+/** An authorization with live captures, or a capture or payment with refunds, cannot be voided. */
+function hasDependants(order: Order, target: TransactionState): boolean {
+  if (target.type === 'AUTHORIZATION') {
+    return order.transactions.some(
+      (t) => t.type === 'CAPTURE' && isApproved(t.gatewayCode) && !t.voided,
+    );
+  }
+  return target.refundedAmount > 0;
+}
+
+function voidRejection(request: Void, order: Order): OrderRejection | undefined {
+  const target = order.transactions.find((t) => t.id === request.targetTransactionId);
+  const invalid = (why: string) =>
+    new OrderRejection(
+      'transaction.targetTransactionId',
+      `Value '${request.targetTransactionId}' is invalid. ${why}`,
+    );
+  if (!target) return invalid('No such transaction on the order');
+  if (!(target.type in VOID_OF)) return invalid(`A ${target.type} transaction cannot be voided`);
+  if (!isApproved(target.gatewayCode)) return invalid('Only an approved transaction can be voided');
+  if (target.voided) return invalid('The transaction has already been voided');
+  if (hasDependants(order, target))
+    return invalid('Later transactions depend on it; void those first');
+  return undefined;
+}
+
+/** VOID: cancels an approved, undepended-on transaction of the order, for its whole amount. */
+export const voidDecider: OpensTransaction<'Void'> = {
+  opens: 'transaction',
+  rejection: (request, state) =>
+    state.kind === 'NoOrder' ? noSuchOrder(request) : voidRejection(request, state),
+  event(command, state, common) {
+    const target = (state as Order).transactions.find(
+      (t) => t.id === command.targetTransactionId,
+    ) as TransactionState;
+    return {
+      type: 'VoidProcessed',
+      data: processedRecord(command, common, VOID_OF[target.type] as TransactionType, {
+        amount: target.amount,
+        targetTransactionId: target.id,
+      }),
+    };
+  },
+};
