@@ -11,7 +11,9 @@ import {
   WrongExpectedRevisionError,
 } from '@gateway/event-store';
 import { authorize, capture } from '../../../../libs/domain/test/order.fixtures';
-import { appendDecided } from '../../src/transaction/order-writer';
+import { KeyedMutex } from '../../src/order/keyed-mutex';
+import { OperationPipeline } from '../../src/operations/pipeline';
+import type { Ports } from '../../src/operations/slice';
 import { OrderRepository } from '../../src/order/order.repository';
 
 const STREAM = orderStreamId('TESTM', 'o-1');
@@ -152,11 +154,23 @@ describe('OrderRepository', () => {
 
     it('answers a retry that lost the race to another process from the stream', async () => {
       const orders = await OrderRepository.open(store);
-      const checked = await orders.loadToWrite(STREAM);
-      await run(elsewhere, A); // after the check, before the append
-      const isA = (state: unknown) => ids({ state }).includes('a');
-      const saved = await appendDecided(orders, STREAM, checked, A, {}, isA);
-      expect(saved?.revision).toBe(1);
+      const pipeline = new OperationPipeline(orders, new KeyedMutex(), {} as Ports);
+      const answer = await pipeline.run<string>({
+        streamId: STREAM,
+        now: new Date(),
+        metadata: {},
+        replay: (state) =>
+          state.kind !== 'NoOrder' && ids({ state }).includes('a') ? 'replayed' : undefined,
+        parse: () => ({ request: A }),
+        ask: async () => {
+          await run(elsewhere, A); // after the check, before the append
+          return A;
+        },
+        refused: () => 'refused',
+        lockLost: () => 'lock lost',
+        render: () => 'appended',
+      });
+      expect(answer).toBe('replayed');
       expect(await store.readAll()).toHaveLength(2);
     });
 
