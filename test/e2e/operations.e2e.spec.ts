@@ -79,6 +79,13 @@ describe('metrics', () => {
       sample(text, 'gateway_event_store_batches_total'),
     );
     expect(sample(text, 'gateway_event_store_max_batch_appends')).toBeGreaterThan(0);
+    // One observation per group commit in each histogram (batch size, commit time).
+    const batches = sample(text, 'gateway_event_store_batches_total');
+    expect(sample(text, 'gateway_event_store_batch_appends_count')).toBe(batches);
+    expect(sample(text, 'gateway_event_store_batch_appends_sum')).toBeGreaterThanOrEqual(
+      sample(text, 'gateway_event_store_appends_committed_total'),
+    );
+    expect(sample(text, 'gateway_event_store_commit_duration_seconds_count')).toBe(batches);
     expect(sample(text, 'gateway_event_store_writer_open')).toBe(1);
     expect(sample(text, 'gateway_consumer_running{consumer="projector"}')).toBe(1);
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);

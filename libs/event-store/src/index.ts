@@ -12,6 +12,7 @@ export type {
 export { SCHEMA_VERSION } from './sqlite/schema';
 export { SqliteEventLog } from './sqlite/sqlite-event-log';
 export type { Shard } from './sqlite/sqlite-reads';
+export { newEventId } from './event-id';
 export { eventHash, eventHashV2, GENESIS_HASH, streamEventHash } from './hash-chain';
 export type { ChainAnchor, ChainProblem, ChainProblemKind, ChainReport } from './chain-report';
 export type { VerifyOptions } from './sqlite/verify-hash-chain';

@@ -239,6 +239,14 @@ describe('SqliteEventStore', () => {
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateEventIdError);
     expect((await store.readAll()).map((e) => e.streamId)).toEqual(['taken', 'a', 'c', 'c']);
+    // In one batch, a refused append leaves its stream's head as the append before it left it.
+    const inOneBatch = await Promise.allSettled([
+      store.appendToStream('x', [newEvent()], 'no_stream'),
+      store.appendToStream('x', [newEvent(), known], 0),
+      store.appendToStream('x', [newEvent()], 0),
+    ]);
+    expect(inOneBatch.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await store.readStream('x')).map((e) => e.revision)).toEqual([0, 1]);
     const log = SqliteEventLog.open(filename);
     expect(log.verify().problems).toEqual([]);
     await log.close();

@@ -134,13 +134,13 @@ const carefulBatch = db.transaction((batch, recordedAt) => {
   const outcomes = [];
   for (let i = 0, offset = 0; i < batch.streams.length; offset += 4 * batch.counts[i], i++) {
     const tailBefore = logTail;
-    const headsBefore = new Map(heads);
     try {
       outcomes.push(carefulOne(batch, i, offset, recordedAt, true));
     } catch (error) {
       if (!db.inTransaction) throw error; // SQLite aborted the whole transaction: fail the batch
-      logTail = tailBefore; // the append's savepoint was rolled back, its hashes with it
-      heads = headsBefore;
+      // The append's savepoint was rolled back, its hashes with it. Its stream's head is moved
+      // in heads only after its last write, so a throw leaves it as it was.
+      logTail = tailBefore;
       outcomes.push({ status: 'failed', code: codeOf(error) });
     }
   }
@@ -171,9 +171,14 @@ function codeOf(error) {
   return error && typeof error.code === 'string' ? error.code : 'UNKNOWN';
 }
 
+// A WAL this many frames long after a PASSIVE checkpoint (readers kept it from finishing) gets
+// a RESTART one, which waits for them (busy_timeout), so the WAL cannot grow without bound.
+const WAL_FRAMES_LIMIT = 16384;
+
 function checkpoint() {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [result] = db.pragma('wal_checkpoint(PASSIVE)');
+    if (Number(result.log) - Number(result.checkpointed) > WAL_FRAMES_LIMIT) db.pragma('wal_checkpoint(RESTART)');
   } catch {
     // A busy or failing checkpoint loses nothing: the WAL keeps the frames, the next one retries.
   }
