@@ -41,6 +41,17 @@ describe('SqliteDeliveryStore writes', () => {
     await store.close();
   });
 
+  it('replaces a writer thread that died, taking the writes queued meanwhile', async () => {
+    const store = new SqliteDeliveryStore(file());
+    // White box: the thread ends as a crash would end it.
+    const writer = (store as unknown as { writer: { worker: { terminate(): Promise<number> } } })
+      .writer;
+    await writer.worker.terminate();
+    expect(await store.record(delivery(7), 1000)).toBe(true);
+    expect(store.pendingCount()).toBe(1);
+    await store.close();
+  });
+
   it('commits what is queued at close, and takes no write after it', async () => {
     const filename = file();
     const store = new SqliteDeliveryStore(filename);
