@@ -31,6 +31,27 @@ describe('SqliteDeliveryStore writes', () => {
     await store.close();
   });
 
+  it('leaves the orders it is told to out of the due deliveries', async () => {
+    const store = new SqliteDeliveryStore(file());
+    await Promise.all([1, 2, 3].map((n) => store.record(delivery(n), 1000)));
+    const due = (excluding?: string[]) =>
+      store.due('TESTSHOP', 1000, 10, excluding).map((d) => d.id);
+    expect(due()).toEqual(['event-1', 'event-2', 'event-3']);
+    expect(due([delivery(1).streamId, delivery(3).streamId])).toEqual(['event-2']);
+    await store.close();
+  });
+
+  it('replaces a writer thread that died, taking the writes queued meanwhile', async () => {
+    const store = new SqliteDeliveryStore(file());
+    // White box: the thread ends as a crash would end it.
+    const writer = (store as unknown as { writer: { worker: { terminate(): Promise<number> } } })
+      .writer;
+    await writer.worker.terminate();
+    expect(await store.record(delivery(7), 1000)).toBe(true);
+    expect(store.pendingCount()).toBe(1);
+    await store.close();
+  });
+
   it('commits what is queued at close, and takes no write after it', async () => {
     const filename = file();
     const store = new SqliteDeliveryStore(filename);

@@ -37,7 +37,8 @@ export interface SchedulerOptions {
  */
 export class DeliveryScheduler {
   private readonly inFlightOrders = new Set<string>();
-  private readonly inFlightByMerchant = new Map<string, number>();
+  /** The orders (stream ids) of each merchant with an attempt in flight. */
+  private readonly inFlightByMerchant = new Map<string, Set<string>>();
   private readonly attempts = new Set<Promise<void>>();
   private readonly clock: () => number;
   private timer?: NodeJS.Timeout;
@@ -113,14 +114,12 @@ export class DeliveryScheduler {
 
   /** The merchant's due deliveries that may start now, within its share of the slots. */
   private startable(merchantId: string, now: number): DueDelivery[] {
-    const running = this.inFlightByMerchant.get(merchantId) ?? 0;
-    const room = this.options.merchantConcurrency - running;
+    const running = this.inFlightByMerchant.get(merchantId);
+    const room = this.options.merchantConcurrency - (running?.size ?? 0);
     if (room <= 0) return [];
-    // Each in-flight order keeps its (still pending) head among the due rows: fetch past them.
-    return this.options.store
-      .due(merchantId, now, room + running)
-      .filter((d) => !this.inFlightOrders.has(d.streamId))
-      .slice(0, room);
+    // Each in-flight order keeps its (still pending) head among the due rows: left out by the
+    // query, so a tick reads only rows it may start (not every in-flight one again, with its body).
+    return this.options.store.due(merchantId, now, room, running ?? []);
   }
 
   private sleep(now: number): void {
@@ -138,14 +137,15 @@ export class DeliveryScheduler {
   private launch(delivery: DueDelivery): void {
     this.inFlightOrders.add(delivery.streamId);
     const merchant = delivery.merchantId;
-    this.inFlightByMerchant.set(merchant, (this.inFlightByMerchant.get(merchant) ?? 0) + 1);
+    const running = this.inFlightByMerchant.get(merchant) ?? new Set<string>();
+    this.inFlightByMerchant.set(merchant, running.add(delivery.streamId));
     const attempt = this.attempt(delivery)
       .catch(() => undefined) // the delivery stays pending and is tried again
       .finally(() => {
         this.inFlightOrders.delete(delivery.streamId);
-        const left = this.inFlightByMerchant.get(merchant)! - 1;
-        if (left) this.inFlightByMerchant.set(merchant, left);
-        else this.inFlightByMerchant.delete(merchant);
+        running.delete(delivery.streamId);
+        if (running.size === 0 && this.inFlightByMerchant.get(merchant) === running)
+          this.inFlightByMerchant.delete(merchant);
         this.attempts.delete(attempt);
         this.nudge();
       });

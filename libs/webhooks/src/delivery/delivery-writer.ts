@@ -29,35 +29,31 @@ type Answer =
   | { outcomes: Array<{ ok: true; value: unknown } | { ok: false; message: string }> }
   | { failed: string };
 
+/** Wait before a new writer replaces one that died (so a file that cannot be opened is not spun on). */
+const RESTART_AFTER_MS = 1000;
+
 /**
  * The delivery store's writes, committed by a worker thread of their own (group commit: the
  * writes queued while a batch commits go together in the next one, one message each way), so
  * webhooks.db's fsyncs never block the event loop. A write resolves once its batch committed.
+ * Should the thread die, the batch it held fails (its callers retry: every write is idempotent)
+ * and a new thread takes the writes queued meanwhile.
  */
 export class DeliveryWriter {
-  private readonly worker: Worker;
+  private worker: Worker | undefined;
+  private restart: NodeJS.Timeout | undefined;
   private queued: Queued[] = [];
   private inFlight: Queued[] | undefined;
   private sendScheduled = false;
-  private stopped: Error | undefined;
+  private closed: Error | undefined;
   private drained: (() => void) | undefined;
 
-  constructor(filename: string) {
-    this.worker = new Worker(DELIVERY_WRITER_SOURCE, {
-      eval: true,
-      workerData: {
-        filename,
-        sqliteModule: require.resolve('better-sqlite3'),
-        earlierPending: EARLIER_PENDING,
-      },
-    });
-    this.worker.on('message', (answer: Answer) => this.settle(answer));
-    this.worker.on('error', (error) => this.stop(error));
-    this.worker.on('exit', () => this.stop(new Error('The webhook delivery writer stopped')));
+  constructor(private readonly filename: string) {
+    this.worker = this.startWorker();
   }
 
   write<K extends keyof Writes>(op: K, args: Writes[K][0]): Promise<Writes[K][1]> {
-    if (this.stopped) return Promise.reject(this.stopped);
+    if (this.closed) return Promise.reject(this.closed);
     return new Promise((resolve, reject) => {
       this.queued.push({ op, args, resolve, reject });
       // The writes of this turn of the event loop go together.
@@ -71,19 +67,38 @@ export class DeliveryWriter {
     });
   }
 
-  /** Commits what is queued, then ends the worker (closing its connection). */
+  /** Commits what is queued (unless the thread is down), then ends the thread. */
   async close(): Promise<void> {
-    if (this.inFlight || this.queued.length)
+    this.closed ??= new Error('The webhook delivery store is closed');
+    clearTimeout(this.restart);
+    if (this.worker && (this.inFlight || this.queued.length))
       await new Promise<void>((resolve) => {
         this.drained = resolve;
         this.send();
       });
-    this.stopped ??= new Error('The webhook delivery store is closed');
-    await this.worker.terminate();
+    this.fail(this.queued, this.closed);
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  private startWorker(): Worker {
+    const worker = new Worker(DELIVERY_WRITER_SOURCE, {
+      eval: true,
+      workerData: {
+        filename: this.filename,
+        sqliteModule: require.resolve('better-sqlite3'),
+        earlierPending: EARLIER_PENDING,
+      },
+    });
+    worker.on('message', (answer: Answer) => this.settle(answer));
+    worker.on('error', (error) => this.lost(worker, error));
+    worker.on('exit', () => this.lost(worker, new Error('The webhook delivery writer stopped')));
+    return worker;
   }
 
   private send(): void {
-    if (this.inFlight || this.queued.length === 0) return;
+    if (!this.worker || this.inFlight || this.queued.length === 0) return;
     this.inFlight = this.queued;
     this.queued = [];
     this.worker.postMessage({ writes: this.inFlight.map(({ op, args }) => ({ op, args })) });
@@ -102,11 +117,25 @@ export class DeliveryWriter {
     if (!this.inFlight) this.drained?.();
   }
 
-  private stop(error: Error): void {
-    this.stopped ??= error;
-    for (const write of [...(this.inFlight ?? []), ...this.queued]) write.reject(error);
+  /** The thread died (an error, then its exit: handled once). */
+  private lost(worker: Worker, error: Error): void {
+    if (worker !== this.worker) return;
+    this.worker = undefined;
+    this.fail(this.inFlight ?? [], error);
     this.inFlight = undefined;
-    this.queued = [];
-    this.drained?.();
+    if (this.closed) {
+      this.fail(this.queued, error);
+      this.drained?.();
+      return;
+    }
+    this.restart = setTimeout(() => {
+      this.worker = this.startWorker();
+      this.send();
+    }, RESTART_AFTER_MS);
+  }
+
+  private fail(writes: Queued[], error: Error): void {
+    writes.forEach((write) => write.reject(error));
+    if (writes === this.queued) this.queued = [];
   }
 }

@@ -110,14 +110,23 @@ export class SqliteDeliveryStore {
       .all(now) as string[];
   }
 
-  /** Up to `limit` due deliveries of a merchant, each the oldest pending one of its order. */
-  due(merchantId: string, now: number, limit: number): DueDelivery[] {
+  /**
+   * Up to `limit` due deliveries of a merchant, each the oldest pending one of its order, leaving
+   * out the orders (stream ids) in `excluding`.
+   */
+  due(
+    merchantId: string,
+    now: number,
+    limit: number,
+    excluding: Iterable<string> = [],
+  ): DueDelivery[] {
     const rows = this.statement(
       `SELECT * FROM webhook_delivery d
          WHERE d.status = 'PENDING' AND d.merchant_id = ? AND d.next_attempt_at <= ?
            AND NOT ${EARLIER_PENDING}
+           AND d.stream_id NOT IN (SELECT value FROM json_each(?))
          ORDER BY d.next_attempt_at, d.seq LIMIT ?`,
-    ).all(merchantId, now, limit) as DeliveryRow[];
+    ).all(merchantId, now, JSON.stringify([...excluding]), limit) as DeliveryRow[];
     return rows.map((row) => ({
       id: row.id,
       merchantId: row.merchant_id,
