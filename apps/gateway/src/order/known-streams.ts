@@ -15,9 +15,13 @@ const FIRST_ROOM = 1 << 20;
  * order streams, 19 MB for 15 million, when "maybe" is wrong ~4 % of the time.
  */
 export class KnownStreams {
-  private readonly layers: BloomLayer[] = [new BloomLayer(FIRST_ROOM)];
+  private readonly layers: BloomLayer[];
   private added = 0;
-  private room = FIRST_ROOM;
+
+  /** `room`: the first layer's (tests make it small). */
+  constructor(private room = FIRST_ROOM) {
+    this.layers = [new BloomLayer(room)];
+  }
 
   add(streamId: string): void {
     if (this.added === this.room) {

@@ -34,6 +34,8 @@ export class OrderStreamsSeen {
   private inFlight = 0;
   private caughtUpAt = 0;
   private catchingUp?: Promise<void>;
+  /** Set when waiting for acknowledgements did not reach the head; until the next catch-up. */
+  private othersAhead = false;
   private acknowledged?: { readonly promise: Promise<void>; resolve(): void };
 
   private constructor(
@@ -58,14 +60,18 @@ export class OrderStreamsSeen {
   async isNew(streamId: string): Promise<boolean> {
     if (this.known.mayHold(streamId)) return false;
     const head = (await this.store.headPosition()) ?? 0n;
-    // Committed appends of this process whose acknowledgements are queued: wait for a few.
-    for (let wait = 0; head > this.watermark && this.inFlight > 0 && wait < MAX_ACK_WAITS; wait++)
-      await this.nextAcknowledgement();
+    // Committed appends of this process whose acknowledgements are queued: wait for a few, unless
+    // waiting has just failed (another process wrote), which would only delay every request.
+    for (let wait = 0; head > this.watermark && this.inFlight > 0 && !this.othersAhead; wait++) {
+      if (wait === MAX_ACK_WAITS) this.othersAhead = true;
+      else await this.nextAcknowledgement();
+    }
     if (head <= this.watermark) return !this.known.mayHold(streamId);
     if (this.inFlight > 0 && performance.now() - this.caughtUpAt < CATCH_UP_EVERY_MS) return false;
     this.catchingUp ??= this.catchUp(head).finally(() => {
       this.catchingUp = undefined;
       this.caughtUpAt = performance.now();
+      this.othersAhead = false;
     });
     await this.catchingUp;
     return !this.known.mayHold(streamId) && head <= this.watermark;

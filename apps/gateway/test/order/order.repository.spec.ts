@@ -152,6 +152,17 @@ describe('OrderRepository', () => {
       expect(readAll).not.toHaveBeenCalled();
     });
 
+    it("reads an order another process created while this one's appends are in flight", async () => {
+      const orders = await OrderRepository.open(store);
+      const other = orderStreamId('TESTM', 'o-2');
+      const fresh = await orders.loadToWrite(other);
+      // Both committed at once by the in-memory store, acknowledged a moment later.
+      const appending = orders.append(other, fresh, decide(A, initialState()), {});
+      const elsewhereAppending = elsewhere.append(STREAM, fresh, decide(A, initialState()), {});
+      expect(ids(await orders.loadToWrite(STREAM))).toEqual(['a']);
+      await Promise.all([appending, elsewhereAppending]);
+    });
+
     it('answers a retry that lost the race to another process from the stream', async () => {
       const orders = await OrderRepository.open(store);
       const pipeline = new OperationPipeline(orders, new KeyedMutex(), {} as Ports);
