@@ -5,8 +5,12 @@ import {
   type OrderEvent,
   type OrderState,
 } from '@gateway/domain';
-import type { EventMetadata, EventStore, ExpectedRevision } from '@gateway/event-store';
-import { randomUUID } from 'node:crypto';
+import {
+  newEventId,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+} from '@gateway/event-store';
 import { performance } from 'node:perf_hooks';
 import { OrderStreamsSeen } from './order-streams-seen';
 
@@ -93,7 +97,7 @@ export class OrderRepository {
     try {
       result = await this.store.appendToStream(
         streamId,
-        events.map((e) => ({ eventId: randomUUID(), type: e.type, data: e.data, metadata })),
+        events.map((e) => ({ eventId: newEventId(), type: e.type, data: e.data, metadata })),
         from.revision,
       );
     } catch (error) {
