@@ -5,6 +5,7 @@ import { exceeds, noSuchOrder } from './rejections';
 /** CAPTURE: at most what is authorized and not yet captured. */
 export const captureDecider: OpensTransaction<'Capture'> = {
   opens: 'transaction',
+  currencyField: 'transaction.currency',
   rejection: (request, state) =>
     state.kind === 'NoOrder'
       ? noSuchOrder(request)

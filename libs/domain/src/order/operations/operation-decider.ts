@@ -21,6 +21,8 @@ export type TransactionCommon = Pick<
  */
 export interface OpensTransaction<T extends RequestType> {
   readonly opens: 'transaction';
+  /** Where the request names its currency, when not order.currency. */
+  readonly currencyField?: 'transaction.currency';
   /** Why the order's state does not allow this request, or undefined when it does. */
   rejection(request: RequestOf<T>, state: OrderState): OrderRejection | undefined;
   /** The new transaction's event. */
