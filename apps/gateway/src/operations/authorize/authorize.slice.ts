@@ -8,7 +8,7 @@ export const authorize: OperationSlice<FundingParsed<Authorize>> = {
   contracts: contractsOf('AUTHORIZE'),
   parse(body, ctx) {
     const { instrument, sourceOfFunds, ...forAcquirer } = fundingOf(body, ctx);
-    const request: Authorize = { ...paymentOf(body, ctx), sourceOfFunds, type: 'Authorize' };
+    const request: Authorize = { ...paymentOf(body, ctx), sourceOfFunds, type: 'AUTHORIZE' };
     return { request, instrument, ...forAcquirer };
   },
   ask: (parsed, ctx) => askToPay(parsed, 'AUTHORIZE', ctx),

@@ -8,7 +8,7 @@ export const pay: OperationSlice<FundingParsed<Pay>> = {
   contracts: contractsOf('PAY'),
   parse(body, ctx) {
     const { instrument, sourceOfFunds, ...forAcquirer } = fundingOf(body, ctx);
-    const request: Pay = { ...paymentOf(body, ctx), sourceOfFunds, type: 'Pay' };
+    const request: Pay = { ...paymentOf(body, ctx), sourceOfFunds, type: 'PAY' };
     return { request, instrument, ...forAcquirer };
   },
   ask: (parsed, ctx) => askToPay(parsed, 'PAY', ctx),

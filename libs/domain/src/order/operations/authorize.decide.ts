@@ -2,7 +2,7 @@ import type { OpensTransaction } from './operation-decider';
 import { paymentRecord, paymentRejection } from './payment';
 
 /** AUTHORIZE: an AUTHORIZATION holding the approved amount. */
-export const authorizeDecider: OpensTransaction<'Authorize'> = {
+export const authorizeDecider: OpensTransaction<'AUTHORIZE'> = {
   opens: 'transaction',
   rejection: paymentRejection,
   event: (command, state, common) => ({

@@ -21,7 +21,7 @@ export function paymentRejection(
 
 /** AUTHORIZE and PAY as recorded: the amount approved, the card or account, the proof cited. */
 export function paymentRecord(
-  command: CommandOf<'Authorize' | 'Pay'>,
+  command: CommandOf<'AUTHORIZE' | 'PAY'>,
   state: OrderState,
   common: TransactionCommon,
   type: 'AUTHORIZATION' | 'PAYMENT',
