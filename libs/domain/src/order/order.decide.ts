@@ -43,6 +43,20 @@ export function rejectionOf(request: OrderRequest, state: OrderState): OrderReje
   );
 }
 
+/**
+ * The request with the answer the order gives itself, when nobody is to be asked: the caller
+ * skips the acquirer. Undefined when the request is to be asked as usual.
+ */
+export function answeredWithoutAsking(
+  request: OrderRequest,
+  state: OrderState,
+): DeciderCommand | undefined {
+  const branch = branchOf(request.type);
+  return branch.opens === 'transaction'
+    ? branch.answeredWithoutAsking?.(request, state)
+    : undefined;
+}
+
 export function findTransaction(
   state: OrderState,
   transactionId: string,

@@ -1,6 +1,6 @@
 import { contractsOf } from '@gateway/contract';
 import type { Pay } from '@gateway/domain';
-import { askToPay, fundingOf, paymentOf, type FundingParsed } from '../funding';
+import { askToFund, fundingOf, paymentOf, type FundingParsed } from '../funding';
 import type { OperationSlice } from '../slice';
 
 /** PAY: authorizes and captures at once; the acquirer answers. */
@@ -11,5 +11,5 @@ export const pay: OperationSlice<FundingParsed<Pay>> = {
     const request: Pay = { ...paymentOf(body, ctx), sourceOfFunds, type: 'PAY' };
     return { request, instrument, ...forAcquirer };
   },
-  ask: (parsed, ctx) => askToPay(parsed, 'PAY', ctx),
+  ask: (parsed, ctx) => askToFund(parsed, 'PAY', ctx),
 };

@@ -25,6 +25,8 @@ export interface OpensTransaction<T extends RequestType> {
   readonly currencyField?: 'transaction.currency';
   /** Why the order's state does not allow this request, or undefined when it does. */
   rejection(request: RequestOf<T>, state: OrderState): OrderRejection | undefined;
+  /** The answer the order gives itself, when nobody is to be asked (the issuer said not to pay). */
+  answeredWithoutAsking?(request: RequestOf<T>, state: OrderState): CommandOf<T> | undefined;
   /** The new transaction's event. */
   event(command: CommandOf<T>, state: OrderState, common: TransactionCommon): OrderEvent;
 }
