@@ -72,8 +72,8 @@ export class OperationPipeline {
         // The winner may have been this very request (a retry racing on another process).
         const recorded = run.replay(loaded.state);
         if (recorded !== undefined) return recorded;
-        const now = rejectionOf(command, loaded.state);
-        if (now) return run.refused(now);
+        const refusal = rejectionOf(command, loaded.state);
+        if (refusal) return run.refused(refusal);
       }
     }
   }
