@@ -42,9 +42,9 @@ const CARD: RecordedSourceOfFunds = {
 const CURRENCIES = ['USD', 'EUR', 'GBP'];
 
 type Operation =
-  | { type: 'Authorize' | 'Pay' | 'Verify'; amount: Thousandths; code?: GatewayCode }
-  | { type: 'Capture' | 'Refund'; amount: Thousandths }
-  | { type: 'Void'; target: string };
+  | { type: 'AUTHORIZE' | 'PAY' | 'VERIFY'; amount: Thousandths; code?: GatewayCode }
+  | { type: 'CAPTURE' | 'REFUND'; amount: Thousandths }
+  | { type: 'VOID'; target: string };
 
 /**
  * The order's transactions, drawn with weights close to card traffic: most authorizations are
@@ -55,45 +55,45 @@ function scenario(random: () => number, long: number): Operation[] {
   const amount = 1000 * (5 + Math.floor(random() * 500)) + 10 * Math.floor(random() * 100);
   if (long > 0) {
     const step = 10;
-    const ops: Operation[] = [{ type: 'Authorize', amount: step * long }];
+    const ops: Operation[] = [{ type: 'AUTHORIZE', amount: step * long }];
     for (let i = 0; i < long; i++)
-      ops.push({ type: 'Capture', amount: step }, { type: 'Refund', amount: step / 2 });
+      ops.push({ type: 'CAPTURE', amount: step }, { type: 'REFUND', amount: step / 2 });
     return ops;
   }
   const draw = random();
   if (draw < 0.35) {
     const ops: Operation[] = [
-      { type: 'Authorize', amount },
-      { type: 'Capture', amount },
+      { type: 'AUTHORIZE', amount },
+      { type: 'CAPTURE', amount },
     ];
-    if (random() < 0.3) ops.push({ type: 'Refund', amount: Math.floor(amount / 20) * 10 });
+    if (random() < 0.3) ops.push({ type: 'REFUND', amount: Math.floor(amount / 20) * 10 });
     return ops;
   }
   if (draw < 0.55) {
-    const ops: Operation[] = [{ type: 'Pay', amount }];
-    if (random() < 0.2) ops.push({ type: 'Refund', amount });
+    const ops: Operation[] = [{ type: 'PAY', amount }];
+    if (random() < 0.2) ops.push({ type: 'REFUND', amount });
     return ops;
   }
-  if (draw < 0.65) return [{ type: 'Authorize', amount, code: 'DECLINED' }];
+  if (draw < 0.65) return [{ type: 'AUTHORIZE', amount, code: 'DECLINED' }];
   if (draw < 0.75) {
     const half = Math.floor(amount / 20) * 10;
     return [
-      { type: 'Authorize', amount },
-      { type: 'Capture', amount: half },
-      { type: 'Capture', amount: half },
+      { type: 'AUTHORIZE', amount },
+      { type: 'CAPTURE', amount: half },
+      { type: 'CAPTURE', amount: half },
     ];
   }
   if (draw < 0.85)
     return [
-      { type: 'Authorize', amount },
-      { type: 'Void', target: 't1' },
+      { type: 'AUTHORIZE', amount },
+      { type: 'VOID', target: 't1' },
     ];
-  if (draw < 0.95) return [{ type: 'Verify', amount: 0 }];
+  if (draw < 0.95) return [{ type: 'VERIFY', amount: 0 }];
   return [
-    { type: 'Authorize', amount },
-    { type: 'Capture', amount },
-    { type: 'Refund', amount },
-    { type: 'Void', target: 't3' },
+    { type: 'AUTHORIZE', amount },
+    { type: 'CAPTURE', amount },
+    { type: 'REFUND', amount },
+    { type: 'VOID', target: 't3' },
   ];
 }
 
@@ -142,7 +142,7 @@ function commandFor(
   },
 ): OrderCommand {
   const code = 'code' in operation && operation.code ? operation.code : 'APPROVED';
-  const amount = operation.type === 'Void' ? 0 : operation.amount;
+  const amount = operation.type === 'VOID' ? 0 : operation.amount;
   const base = {
     merchantId: ids.merchantId,
     orderId: ids.orderId,
@@ -164,14 +164,14 @@ function commandFor(
     },
   };
   switch (operation.type) {
-    case 'Authorize':
-    case 'Pay':
-    case 'Verify':
+    case 'AUTHORIZE':
+    case 'PAY':
+    case 'VERIFY':
       return { ...base, type: operation.type, amount, currency: ids.currency, sourceOfFunds: CARD };
-    case 'Capture':
-    case 'Refund':
+    case 'CAPTURE':
+    case 'REFUND':
       return { ...base, type: operation.type, amount, currency: ids.currency };
-    case 'Void':
-      return { ...base, type: 'Void', targetTransactionId: operation.target };
+    case 'VOID':
+      return { ...base, type: 'VOID', targetTransactionId: operation.target };
   }
 }

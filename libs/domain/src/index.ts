@@ -13,5 +13,4 @@ export * from './order/authentication.types';
 export * from './order/authentication.commands';
 export * from './order/browser-payment.types';
 export * from './order/browser-payment.commands';
-export { paymentForbiddenByAuthentication } from './order/authentication.decide';
 export * from './order/folded-order-cache';

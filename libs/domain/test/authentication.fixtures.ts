@@ -35,7 +35,7 @@ export const initiate = (
   transactionId = 'a1',
 ): AuthenticationCommand => ({
   ...ids,
-  type: 'InitiateAuthentication',
+  type: 'INITIATE_AUTHENTICATION',
   transactionId,
   currency: 'USD',
   sourceOfFunds: card,
@@ -51,11 +51,11 @@ export const initiate = (
 });
 
 export const authenticatePayer = (
-  outcome: Extract<AuthenticationCommand, { type: 'AuthenticatePayer' }>['outcome'],
-  extra: Partial<Extract<AuthenticationCommand, { type: 'AuthenticatePayer' }>> = {},
+  outcome: Extract<AuthenticationCommand, { type: 'AUTHENTICATE_PAYER' }>['outcome'],
+  extra: Partial<Extract<AuthenticationCommand, { type: 'AUTHENTICATE_PAYER' }>> = {},
 ): AuthenticationCommand => ({
   ...ids,
-  type: 'AuthenticatePayer',
+  type: 'AUTHENTICATE_PAYER',
   transactionId: 'a1',
   amount: 25_000,
   currency: 'USD',
@@ -70,7 +70,7 @@ export const completeChallenge = (result: ThreeDsResult): AuthenticationCommand 
   merchantId: 'TESTM',
   orderId: 'o-1',
   transactionId: 'a1',
-  type: 'CompleteChallenge',
+  type: 'PAYER_CHALLENGE_RESULT',
   now: at(2),
   outcome: { result, encryptedData: encrypted },
 });

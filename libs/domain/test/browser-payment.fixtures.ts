@@ -15,12 +15,12 @@ export const providerA = {
 export const redirectUrl = 'https://gw.example/payer/provider/tok';
 
 export const initiateBrowserPayment = (
-  extra: Partial<Extract<BrowserPaymentCommand, { type: 'InitiateBrowserPayment' }>> = {},
+  extra: Partial<Extract<BrowserPaymentCommand, { type: 'INITIATE_BROWSER_PAYMENT' }>> = {},
 ): BrowserPaymentCommand => ({
   ...ids,
   apiVersion: 100,
   echo: {},
-  type: 'InitiateBrowserPayment',
+  type: 'INITIATE_BROWSER_PAYMENT',
   operation: 'PAY',
   provider: 'PROVIDER_A',
   amount: 30_000,
@@ -36,7 +36,7 @@ export const initiateBrowserPayment = (
 
 export const redirect = (): BrowserPaymentCommand => ({
   ...ids,
-  type: 'RedirectToProvider',
+  type: 'PAYER_REDIRECTED_TO_PROVIDER',
   now: at(1),
 });
 
@@ -54,19 +54,19 @@ export const returnFromProvider = (
   gatewayCode: ProcessorOutcome['gatewayCode'],
 ): BrowserPaymentCommand => ({
   ...ids,
-  type: 'ReturnFromProvider',
+  type: 'PAYER_RETURNED_FROM_PROVIDER',
   decision,
   now: at(2),
   outcome: providerAnswer(gatewayCode),
 });
 
 export const confirm = (
-  extra: Partial<Extract<BrowserPaymentCommand, { type: 'ConfirmBrowserPayment' }>> = {},
+  extra: Partial<Extract<BrowserPaymentCommand, { type: 'CONFIRM_BROWSER_PAYMENT' }>> = {},
 ): BrowserPaymentCommand => ({
   ...ids,
   apiVersion: 100,
   echo: {},
-  type: 'ConfirmBrowserPayment',
+  type: 'CONFIRM_BROWSER_PAYMENT',
   now: at(3),
   requestHash: 'h-b1-confirm',
   outcome: providerAnswer('APPROVED'),

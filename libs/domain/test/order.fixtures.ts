@@ -41,7 +41,7 @@ export const authorize = (
   c: Partial<Cmd<Authorize>> & { transactionId: string; amount: number },
 ): OrderCommand => ({
   ...ids,
-  type: 'Authorize',
+  type: 'AUTHORIZE',
   currency: 'USD',
   sourceOfFunds: card,
   now: T0,
@@ -53,7 +53,7 @@ export const pay = (
   c: Partial<Cmd<Pay>> & { transactionId: string; amount: number },
 ): OrderCommand => ({
   ...ids,
-  type: 'Pay',
+  type: 'PAY',
   currency: 'USD',
   sourceOfFunds: card,
   now: T0,
@@ -63,7 +63,7 @@ export const pay = (
 });
 export const verify = (c: Partial<Cmd<Verify>> & { transactionId: string }): OrderCommand => ({
   ...ids,
-  type: 'Verify',
+  type: 'VERIFY',
   amount: 0,
   currency: 'USD',
   sourceOfFunds: card,
@@ -76,7 +76,7 @@ export const capture = (
   c: Partial<Cmd<Capture>> & { transactionId: string; amount: number },
 ): OrderCommand => ({
   ...ids,
-  type: 'Capture',
+  type: 'CAPTURE',
   currency: 'USD',
   now: T0,
   requestHash: `h-${c.transactionId}`,
@@ -87,7 +87,7 @@ export const refund = (
   c: Partial<Cmd<Refund>> & { transactionId: string; amount: number },
 ): OrderCommand => ({
   ...ids,
-  type: 'Refund',
+  type: 'REFUND',
   currency: 'USD',
   now: T0,
   requestHash: `h-${c.transactionId}`,
@@ -98,7 +98,7 @@ export const voidTx = (
   c: Partial<Cmd<Void>> & { transactionId: string; targetTransactionId: string },
 ): OrderCommand => ({
   ...ids,
-  type: 'Void',
+  type: 'VOID',
   now: T0,
   requestHash: `h-${c.transactionId}`,
   outcome: approved(0),

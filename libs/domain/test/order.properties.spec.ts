@@ -146,7 +146,7 @@ const currencyArb = fc.oneof(
 
 type Step =
   | {
-      op: 'Authorize' | 'Pay' | 'Verify';
+      op: 'AUTHORIZE' | 'PAY' | 'VERIFY';
       tx?: number;
       amount: number;
       code: GatewayCode;
@@ -154,9 +154,9 @@ type Step =
       card: number;
       currency: string;
     }
-  | { op: 'Capture'; tx?: number; amount: AmountPick; code: GatewayCode; currency: string }
+  | { op: 'CAPTURE'; tx?: number; amount: AmountPick; code: GatewayCode; currency: string }
   | {
-      op: 'Refund';
+      op: 'REFUND';
       tx?: number;
       amount: AmountPick;
       code: GatewayCode;
@@ -165,13 +165,13 @@ type Step =
       withSource: boolean;
       card: number;
     }
-  | { op: 'Void'; tx?: number; target: TargetPick; code: GatewayCode };
+  | { op: 'VOID'; tx?: number; target: TargetPick; code: GatewayCode };
 
 const fundingArb = fc.record({
   op: fc.oneof(
-    { weight: 3, arbitrary: fc.constant('Authorize' as const) },
-    { weight: 2, arbitrary: fc.constant('Pay' as const) },
-    { weight: 1, arbitrary: fc.constant('Verify' as const) },
+    { weight: 3, arbitrary: fc.constant('AUTHORIZE' as const) },
+    { weight: 2, arbitrary: fc.constant('PAY' as const) },
+    { weight: 1, arbitrary: fc.constant('VERIFY' as const) },
   ),
   tx: txArb,
   amount: fc.oneof(
@@ -188,7 +188,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 4,
     arbitrary: fc.record({
-      op: fc.constant('Capture' as const),
+      op: fc.constant('CAPTURE' as const),
       tx: txArb,
       amount: amountArb,
       code: fc.constantFrom(...REFERENCE_OUTCOMES),
@@ -198,7 +198,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 4,
     arbitrary: fc.record({
-      op: fc.constant('Refund' as const),
+      op: fc.constant('REFUND' as const),
       tx: txArb,
       amount: amountArb,
       code: fc.constantFrom(...REFERENCE_OUTCOMES),
@@ -214,7 +214,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.record({
-      op: fc.constant('Void' as const),
+      op: fc.constant('VOID' as const),
       tx: txArb,
       target: targetArb(false),
       code: fc.constantFrom(...REFERENCE_OUTCOMES),
@@ -384,19 +384,19 @@ function resolve(
           ? {
               accept: false,
               field:
-                step.op === 'Capture' || step.op === 'Refund'
+                step.op === 'CAPTURE' || step.op === 'REFUND'
                   ? 'transaction.currency'
                   : 'order.currency',
             }
           : undefined;
 
   switch (step.op) {
-    case 'Authorize':
-    case 'Pay':
-    case 'Verify': {
-      const asked = step.op === 'Verify' ? 0 : step.amount;
-      const partial = step.code === 'PARTIALLY_APPROVED' && step.op !== 'Verify';
-      const code = step.op === 'Verify' && partial ? 'APPROVED' : step.code;
+    case 'AUTHORIZE':
+    case 'PAY':
+    case 'VERIFY': {
+      const asked = step.op === 'VERIFY' ? 0 : step.amount;
+      const partial = step.code === 'PARTIALLY_APPROVED' && step.op !== 'VERIFY';
+      const code = step.op === 'VERIFY' && partial ? 'APPROVED' : step.code;
       // A partial approval is for less than was asked, never nothing (the simulator approves half).
       const approvedAmount = partial ? 1 + Math.floor(step.partialFraction * (asked - 2)) : asked;
       const status = model.exists ? model.status : undefined;
@@ -406,27 +406,27 @@ function resolve(
           ? { accept: true }
           : { accept: false, field: 'apiOperation' });
       const kind: ModelKind =
-        step.op === 'Authorize' ? 'AUTH' : step.op === 'Pay' ? 'PAY' : 'VERIFY';
+        step.op === 'AUTHORIZE' ? 'AUTH' : step.op === 'PAY' ? 'PAY' : 'VERIFY';
       return {
         command: {
           ...base,
           type: step.op,
-          amount: step.op === 'Verify' ? step.amount : asked,
+          amount: step.op === 'VERIFY' ? step.amount : asked,
           currency: step.currency,
           sourceOfFunds: sourceWithCard(step.card),
-          outcome: outcome(code, step.op === 'Verify' ? 0 : approvedAmount),
+          outcome: outcome(code, step.op === 'VERIFY' ? 0 : approvedAmount),
         } as OrderCommand,
         expect,
         modelTx: {
           id: transactionId,
           kind,
-          amount: step.op === 'Verify' ? 0 : partial ? approvedAmount : asked,
+          amount: step.op === 'VERIFY' ? 0 : partial ? approvedAmount : asked,
           approved: APPROVED_CODES.has(code),
           standalone: false,
         },
       };
     }
-    case 'Capture': {
+    case 'CAPTURE': {
       const remaining = model.authorized - model.captured;
       const amount = amountOf(step.amount, remaining);
       const expect: Resolved['expect'] = !model.exists
@@ -438,7 +438,7 @@ function resolve(
       return {
         command: {
           ...base,
-          type: 'Capture',
+          type: 'CAPTURE',
           amount,
           currency: step.currency,
           outcome: outcome(step.code, amount),
@@ -447,7 +447,7 @@ function resolve(
         modelTx: { id: transactionId, kind: 'CAPTURE', amount, approved, standalone: false },
       };
     }
-    case 'Refund': {
+    case 'REFUND': {
       const target = pickTarget(step.target);
       const remaining = model.captured - (model.refunded - model.standaloneRefunded);
       const amount = amountOf(step.amount, remaining);
@@ -484,7 +484,7 @@ function resolve(
       return {
         command: {
           ...base,
-          type: 'Refund',
+          type: 'REFUND',
           amount,
           currency: step.currency,
           ...(target !== undefined ? { targetTransactionId: target } : {}),
@@ -495,7 +495,7 @@ function resolve(
         modelTx: { id: transactionId, kind: 'REFUND', amount, approved, standalone: !model.exists },
       };
     }
-    case 'Void': {
+    case 'VOID': {
       const target = pickTarget(step.target) as string;
       let expect: Resolved['expect'] = !model.exists
         ? { accept: false, field: 'order.id' }
@@ -520,7 +520,7 @@ function resolve(
       return {
         command: {
           ...base,
-          type: 'Void',
+          type: 'VOID',
           targetTransactionId: target,
           outcome: outcome(step.code, 0),
         },
@@ -639,19 +639,19 @@ const approvedStep = {
 };
 /** authorize 2.00; capture 1.00 twice; refund 0.60 (→ the latest capture); refund the 1.40 left, naming none. */
 const BUG_A_SPREAD_REFUND: Step[] = [
-  { ...approvedStep, op: 'Authorize', amount: 2000 },
-  { ...approvedStep, op: 'Capture', amount: { kind: 'abs', value: 1000 } },
-  { ...approvedStep, op: 'Capture', amount: { kind: 'abs', value: 1000 } },
+  { ...approvedStep, op: 'AUTHORIZE', amount: 2000 },
+  { ...approvedStep, op: 'CAPTURE', amount: { kind: 'abs', value: 1000 } },
+  { ...approvedStep, op: 'CAPTURE', amount: { kind: 'abs', value: 1000 } },
   {
     ...approvedStep,
-    op: 'Refund',
+    op: 'REFUND',
     amount: { kind: 'abs', value: 600 },
     target: { kind: 'none' },
     withSource: false,
   },
   {
     ...approvedStep,
-    op: 'Refund',
+    op: 'REFUND',
     amount: { kind: 'remaining', delta: 0 },
     target: { kind: 'none' },
     withSource: false,
@@ -659,16 +659,16 @@ const BUG_A_SPREAD_REFUND: Step[] = [
 ];
 /** pay 1.00 (tx-0); refund it all (tx-1); void the refund (tx-2); void the payment (tx-3). */
 const BUG_B_VOID_AFTER_VOIDED_REFUND: Step[] = [
-  { ...approvedStep, op: 'Pay', amount: 1000 },
+  { ...approvedStep, op: 'PAY', amount: 1000 },
   {
     ...approvedStep,
-    op: 'Refund',
+    op: 'REFUND',
     amount: { kind: 'abs', value: 1000 },
     target: { kind: 'none' },
     withSource: false,
   },
-  { ...approvedStep, op: 'Void', target: { kind: 'existing', index: 1 } },
-  { ...approvedStep, op: 'Void', target: { kind: 'existing', index: 0 } },
+  { ...approvedStep, op: 'VOID', target: { kind: 'existing', index: 1 } },
+  { ...approvedStep, op: 'VOID', target: { kind: 'existing', index: 0 } },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -927,7 +927,7 @@ describe('bugs found by these properties, fixed', () => {
     const order = apply(BUG_B_VOID_AFTER_VOIDED_REFUND.slice(0, 3));
     expect(order.totals).toEqual({ authorized: 1000, captured: 1000, refunded: 0 });
     expect(order.status).toBe('CAPTURED');
-    const source = { ...BUG_B_VOID_AFTER_VOIDED_REFUND[1] } as Extract<Step, { op: 'Refund' }>;
+    const source = { ...BUG_B_VOID_AFTER_VOIDED_REFUND[1] } as Extract<Step, { op: 'REFUND' }>;
     // …yet a refund naming the payment is refused, and so is a void of the payment.
     const namedRefund = { ...source, target: { kind: 'existing' as const, index: 0 } };
     const voidOfPayment = BUG_B_VOID_AFTER_VOIDED_REFUND[3];

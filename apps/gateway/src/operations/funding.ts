@@ -1,10 +1,4 @@
-import {
-  paymentForbiddenByAuthentication,
-  type Authorize,
-  type DeciderCommand,
-  type Pay,
-  type Verify,
-} from '@gateway/domain';
+import { type Authorize, type DeciderCommand, type Pay, type Verify } from '@gateway/domain';
 import { amount, get, optionalString, requiredString, type Body } from '../transaction/body-fields';
 import { sourceOf, type Instrument } from '../transaction/source-of-funds.mapper';
 import { askAcquirer } from './acquirer.ask';
@@ -69,19 +63,4 @@ export function askToFund(
     { ...funds, card, billingStreet: parsed.billingStreet, acceptPartialAmount },
     ctx,
   );
-}
-
-/** AUTHORIZE and PAY: the issuer asked not to proceed, so the acquirer is not asked (behaviour notes, 3-D Secure). */
-export function askToPay(
-  parsed: FundingParsed<Authorize | Pay>,
-  operation: 'AUTHORIZE' | 'PAY',
-  ctx: AskContext,
-): DeciderCommand | Promise<DeciderCommand> {
-  const { request } = parsed;
-  if (paymentForbiddenByAuthentication(request, ctx.state))
-    return {
-      ...request,
-      outcome: { gatewayCode: 'AUTHENTICATION_FAILED', approvedAmount: 0, details: {} },
-    };
-  return askToFund(parsed, operation, ctx);
 }

@@ -1,4 +1,5 @@
 import {
+  answeredWithoutAsking,
   decideAccepted,
   rejectionOf,
   type DeciderCommand,
@@ -34,7 +35,7 @@ export interface PipelineRun<Out> {
 
 /**
  * The write path of every operation and payer step, in order: lock → load → replay → parse →
- * check → ask → decide → append (re-check and re-decide on conflict) → render. Requests on one
+ * check → ask (unless the order answers itself) → decide → append (re-check and re-decide on conflict) → render. Requests on one
  * order run one at a time (the shared KeyedMutex); other processes are kept out by the append's
  * expected revision. The order's state rules run once per loaded state, in the domain.
  */
@@ -56,7 +57,9 @@ export class OperationPipeline {
     const parsed = run.parse(loaded.state);
     const rejection = rejectionOf(parsed.request, loaded.state);
     if (rejection) return run.refused(rejection);
-    const command = await run.ask(parsed, { state: loaded.state, now: run.now, ports: this.ports });
+    const command =
+      answeredWithoutAsking(parsed.request, loaded.state) ??
+      (await run.ask(parsed, { state: loaded.state, now: run.now, ports: this.ports }));
     for (let attempt = 0; ; attempt++) {
       try {
         const events = decideAccepted(command, loaded.state);
@@ -69,8 +72,8 @@ export class OperationPipeline {
         // The winner may have been this very request (a retry racing on another process).
         const recorded = run.replay(loaded.state);
         if (recorded !== undefined) return recorded;
-        const now = rejectionOf(command, loaded.state);
-        if (now) return run.refused(now);
+        const refusal = rejectionOf(command, loaded.state);
+        if (refusal) return run.refused(refusal);
       }
     }
   }

@@ -11,7 +11,7 @@ import type { RecordedSourceOfFunds } from './order.types';
 
 /** INITIATE_AUTHENTICATION: opens an AUTHENTICATION transaction for a card. */
 export interface InitiateAuthentication extends RequestBase {
-  readonly type: 'InitiateAuthentication';
+  readonly type: 'INITIATE_AUTHENTICATION';
   readonly currency: string;
   readonly sourceOfFunds: RecordedSourceOfFunds;
   readonly sessionId?: string;
@@ -31,7 +31,7 @@ export interface AuthenticationLookup {
 
 /** AUTHENTICATE_PAYER: continues the AUTHENTICATION transaction of the same ids. */
 export interface AuthenticatePayer extends RequestBase {
-  readonly type: 'AuthenticatePayer';
+  readonly type: 'AUTHENTICATE_PAYER';
   readonly amount: Thousandths;
   readonly currency: string;
   readonly sessionId?: string;
@@ -52,7 +52,7 @@ export type PayerAuthenticationAnswer =
 
 /** The payer's choice on the ACS challenge page. */
 export interface CompleteChallenge extends PayerStepBase {
-  readonly type: 'CompleteChallenge';
+  readonly type: 'PAYER_CHALLENGE_RESULT';
 }
 
 export interface ChallengeAnswer {

@@ -5,7 +5,7 @@ import type { RecordedSourceOfFunds } from './order.types';
 
 /** INITIATE_BROWSER_PAYMENT: an AUTHORIZATION or PAYMENT that the payer completes at a provider. */
 export interface InitiateBrowserPayment extends RequestBase {
-  readonly type: 'InitiateBrowserPayment';
+  readonly type: 'INITIATE_BROWSER_PAYMENT';
   readonly operation: 'AUTHORIZE' | 'PAY';
   readonly provider: BrowserPaymentProvider;
   readonly amount: Thousandths;
@@ -24,18 +24,18 @@ export interface BrowserPaymentStart {
 
 /** The payer opened the provider's page. */
 export interface RedirectToProvider extends PayerStepBase {
-  readonly type: 'RedirectToProvider';
+  readonly type: 'PAYER_REDIRECTED_TO_PROVIDER';
 }
 
 /** The payer approved, declined or cancelled at the provider and is sent back to the merchant. */
 export interface ReturnFromProvider extends PayerStepBase {
-  readonly type: 'ReturnFromProvider';
+  readonly type: 'PAYER_RETURNED_FROM_PROVIDER';
   readonly decision: PayerDecision;
 }
 
 /** CONFIRM_BROWSER_PAYMENT: the merchant confirms a CONFIRM_AT_MERCHANT payment (same ids). */
 export interface ConfirmBrowserPayment extends RequestBase {
-  readonly type: 'ConfirmBrowserPayment';
+  readonly type: 'CONFIRM_BROWSER_PAYMENT';
   readonly amount?: Thousandths;
   readonly currency?: string;
 }

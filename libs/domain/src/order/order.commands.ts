@@ -44,22 +44,22 @@ interface PaymentRequest extends FundingRequest {
 }
 
 export interface Authorize extends PaymentRequest {
-  readonly type: 'Authorize';
+  readonly type: 'AUTHORIZE';
 }
 export interface Pay extends PaymentRequest {
-  readonly type: 'Pay';
+  readonly type: 'PAY';
 }
 export interface Verify extends FundingRequest {
-  readonly type: 'Verify';
+  readonly type: 'VERIFY';
 }
 export interface Capture extends RequestBase {
-  readonly type: 'Capture';
+  readonly type: 'CAPTURE';
   readonly amount: Thousandths;
   readonly currency: string;
   readonly reference?: string;
 }
 export interface Refund extends RequestBase {
-  readonly type: 'Refund';
+  readonly type: 'REFUND';
   readonly amount: Thousandths;
   readonly currency: string;
   readonly reference?: string;
@@ -68,7 +68,7 @@ export interface Refund extends RequestBase {
   readonly sourceOfFunds?: RecordedSourceOfFunds;
 }
 export interface Void extends RequestBase {
-  readonly type: 'Void';
+  readonly type: 'VOID';
   readonly targetTransactionId: string;
   readonly reference?: string;
 }

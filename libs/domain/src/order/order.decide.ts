@@ -36,11 +36,25 @@ export function decideAccepted(command: DeciderCommand, state: OrderState): Orde
 export function rejectionOf(request: OrderRequest, state: OrderState): OrderRejection | undefined {
   const branch = branchOf(request.type);
   if (branch.opens === 'step')
-    return branch.rejection(request, state) ?? currencyRejection(request, state);
+    return branch.rejection(request, state) ?? currencyRejection(request, state, 'order.currency');
   return (
-    newTransactionRejection(request as OrderRequest & RequestBase, state) ??
+    newTransactionRejection(request as OrderRequest & RequestBase, state, branch) ??
     branch.rejection(request, state)
   );
+}
+
+/**
+ * The request with the answer the order gives itself, when nobody is to be asked: the caller
+ * skips the acquirer. Undefined when the request is to be asked as usual.
+ */
+export function answeredWithoutAsking(
+  request: OrderRequest,
+  state: OrderState,
+): DeciderCommand | undefined {
+  const branch = branchOf(request.type);
+  return branch.opens === 'transaction'
+    ? branch.answeredWithoutAsking?.(request, state)
+    : undefined;
 }
 
 export function findTransaction(
@@ -108,6 +122,7 @@ function reversedByAcquirer(command: DeciderCommand): boolean {
 function newTransactionRejection(
   request: OrderRequest & RequestBase,
   state: OrderState,
+  branch: OpensTransaction<RequestType>,
 ): OrderRejection | undefined {
   if (state.kind !== 'Order') return undefined;
   if (findTransaction(state, request.transactionId)) {
@@ -123,17 +138,17 @@ function newTransactionRejection(
       `Field '${initialOnly}' is accepted only on the initial transaction of an order`,
     );
   }
-  return currencyRejection(request, state);
+  return currencyRejection(request, state, branch.currencyField ?? 'order.currency');
 }
 
-function currencyRejection(request: OrderRequest, state: OrderState): OrderRejection | undefined {
+function currencyRejection(
+  request: OrderRequest,
+  state: OrderState,
+  field: string,
+): OrderRejection | undefined {
   if (state.kind !== 'Order' || !('currency' in request) || request.currency === undefined)
     return undefined;
   if (request.currency === state.currency) return undefined;
-  const field =
-    request.type === 'Capture' || request.type === 'Refund'
-      ? 'transaction.currency'
-      : 'order.currency';
   return new OrderRejection(
     field,
     `Value '${request.currency}' is invalid. The order's currency is ${state.currency}`,

@@ -18,7 +18,7 @@ export const authenticatePayer: OperationSlice<Parsed<AuthenticatePayer>> = {
       request: {
         ...requestBase(body, ctx),
         ...sessionOf(body),
-        type: 'AuthenticatePayer',
+        type: 'AUTHENTICATE_PAYER',
         amount: amount(body, 'order.amount'),
         currency: requiredString(body, 'order.currency'),
         ...(number !== undefined

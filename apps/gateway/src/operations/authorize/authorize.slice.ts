@@ -1,6 +1,6 @@
 import { contractsOf } from '@gateway/contract';
 import type { Authorize } from '@gateway/domain';
-import { askToPay, fundingOf, paymentOf, type FundingParsed } from '../funding';
+import { askToFund, fundingOf, paymentOf, type FundingParsed } from '../funding';
 import type { OperationSlice } from '../slice';
 
 /** AUTHORIZE: holds the amount on the card or account; the acquirer answers. */
@@ -8,8 +8,8 @@ export const authorize: OperationSlice<FundingParsed<Authorize>> = {
   contracts: contractsOf('AUTHORIZE'),
   parse(body, ctx) {
     const { instrument, sourceOfFunds, ...forAcquirer } = fundingOf(body, ctx);
-    const request: Authorize = { ...paymentOf(body, ctx), sourceOfFunds, type: 'Authorize' };
+    const request: Authorize = { ...paymentOf(body, ctx), sourceOfFunds, type: 'AUTHORIZE' };
     return { request, instrument, ...forAcquirer };
   },
-  ask: (parsed, ctx) => askToPay(parsed, 'AUTHORIZE', ctx),
+  ask: (parsed, ctx) => askToFund(parsed, 'AUTHORIZE', ctx),
 };

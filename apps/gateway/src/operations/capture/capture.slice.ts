@@ -12,7 +12,7 @@ export const capture: OperationSlice<Parsed<Capture>> = {
     request: {
       ...requestBase(body, ctx),
       ...referenceOf(body),
-      type: 'Capture',
+      type: 'CAPTURE',
       amount: amount(body, 'transaction.amount'),
       currency: requiredString(body, 'transaction.currency'),
     },

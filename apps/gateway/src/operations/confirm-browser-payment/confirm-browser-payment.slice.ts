@@ -13,7 +13,7 @@ export const confirmBrowserPayment: OperationSlice<Parsed<ConfirmBrowserPayment>
     return {
       request: {
         ...requestBase(body, ctx),
-        type: 'ConfirmBrowserPayment',
+        type: 'CONFIRM_BROWSER_PAYMENT',
         ...(get(body, 'order.amount') !== undefined
           ? { amount: amount(body, 'order.amount') }
           : {}),

@@ -18,7 +18,7 @@ export const initiateAuthentication: OperationSlice<InitiateAuthenticationParsed
       request: {
         ...requestBase(body, ctx),
         ...sessionOf(body),
-        type: 'InitiateAuthentication',
+        type: 'INITIATE_AUTHENTICATION',
         currency: requiredString(body, 'order.currency'),
         sourceOfFunds: recorded,
         authentication: (get(body, 'authentication') ?? {}) as Body,

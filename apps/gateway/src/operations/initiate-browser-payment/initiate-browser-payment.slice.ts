@@ -31,7 +31,7 @@ function browserPaymentOf(body: Body, ctx: ParseContext): InitiateBrowserPayment
   const providerD = get(body, 'transaction.providerD') as Body | undefined;
   return {
     ...requestBase(body, ctx),
-    type: 'InitiateBrowserPayment',
+    type: 'INITIATE_BROWSER_PAYMENT',
     operation: requiredString(body, 'browserPayment.operation') as 'AUTHORIZE' | 'PAY',
     provider,
     amount: amount(body, 'order.amount'),

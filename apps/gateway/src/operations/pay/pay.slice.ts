@@ -1,6 +1,6 @@
 import { contractsOf } from '@gateway/contract';
 import type { Pay } from '@gateway/domain';
-import { askToPay, fundingOf, paymentOf, type FundingParsed } from '../funding';
+import { askToFund, fundingOf, paymentOf, type FundingParsed } from '../funding';
 import type { OperationSlice } from '../slice';
 
 /** PAY: authorizes and captures at once; the acquirer answers. */
@@ -8,8 +8,8 @@ export const pay: OperationSlice<FundingParsed<Pay>> = {
   contracts: contractsOf('PAY'),
   parse(body, ctx) {
     const { instrument, sourceOfFunds, ...forAcquirer } = fundingOf(body, ctx);
-    const request: Pay = { ...paymentOf(body, ctx), sourceOfFunds, type: 'Pay' };
+    const request: Pay = { ...paymentOf(body, ctx), sourceOfFunds, type: 'PAY' };
     return { request, instrument, ...forAcquirer };
   },
-  ask: (parsed, ctx) => askToPay(parsed, 'PAY', ctx),
+  ask: (parsed, ctx) => askToFund(parsed, 'PAY', ctx),
 };

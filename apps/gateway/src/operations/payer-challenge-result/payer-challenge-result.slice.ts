@@ -13,7 +13,10 @@ export const payerChallengeResult: PayerStepSlice<
   ChallengeParsed
 > = {
   apiOperation: 'PAYER_CHALLENGE_RESULT',
-  parse: (step, ids) => ({ request: { ...ids, type: 'CompleteChallenge' }, choice: step.choice }),
+  parse: (step, ids) => ({
+    request: { ...ids, type: 'PAYER_CHALLENGE_RESULT' },
+    choice: step.choice,
+  }),
   ask({ request, choice }, { state, ports }) {
     const { type: _type, ...ids } = request;
     // The check stage has made sure the AUTHENTICATION transaction awaits this challenge.

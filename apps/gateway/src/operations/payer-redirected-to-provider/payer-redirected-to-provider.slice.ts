@@ -7,6 +7,6 @@ export const payerRedirectedToProvider: PayerStepSlice<
   Parsed<RedirectToProvider>
 > = {
   apiOperation: 'PAYER_REDIRECTED_TO_PROVIDER',
-  parse: (_step, ids) => ({ request: { ...ids, type: 'RedirectToProvider' } }),
+  parse: (_step, ids) => ({ request: { ...ids, type: 'PAYER_REDIRECTED_TO_PROVIDER' } }),
   ask: ({ request }) => request,
 };

@@ -9,7 +9,7 @@ export const payerReturnedFromProvider: PayerStepSlice<
 > = {
   apiOperation: 'PAYER_RETURNED_FROM_PROVIDER',
   parse: (step, ids) => ({
-    request: { ...ids, type: 'ReturnFromProvider', decision: step.decision },
+    request: { ...ids, type: 'PAYER_RETURNED_FROM_PROVIDER', decision: step.decision },
   }),
   // The check stage has made sure the browser payment exists and awaits the payer.
   ask: ({ request }, { state, now }) => ({

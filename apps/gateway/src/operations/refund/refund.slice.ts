@@ -17,7 +17,7 @@ export const refund: OperationSlice<Parsed<Refund>> = {
       request: {
         ...requestBase(body, ctx),
         ...referenceOf(body),
-        type: 'Refund',
+        type: 'REFUND',
         amount: amount(body, 'transaction.amount'),
         currency: requiredString(body, 'transaction.currency'),
         ...(target !== undefined ? { targetTransactionId: target } : {}),

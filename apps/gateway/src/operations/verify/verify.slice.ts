@@ -15,7 +15,7 @@ export const verify: OperationSlice<FundingParsed<Verify>> = {
       optionalString(body, 'transaction.currency') ?? requiredString(body, 'order.currency');
     const request: Verify = {
       ...requestBase(body, ctx),
-      type: 'Verify',
+      type: 'VERIFY',
       amount: 0,
       currency,
       sourceOfFunds,

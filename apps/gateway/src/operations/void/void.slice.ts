@@ -12,7 +12,7 @@ export const voidTransaction: OperationSlice<Parsed<Void>> = {
     request: {
       ...requestBase(body, ctx),
       ...referenceOf(body),
-      type: 'Void',
+      type: 'VOID',
       targetTransactionId: requiredString(body, 'transaction.targetTransactionId'),
     },
   }),

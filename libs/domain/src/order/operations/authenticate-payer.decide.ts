@@ -48,7 +48,7 @@ function authenticatePayerRejection(
 }
 
 /** AUTHENTICATE_PAYER: a frictionless result at once, or a challenge for the payer. */
-export const authenticatePayerDecider: ContinuesTransaction<'AuthenticatePayer'> = {
+export const authenticatePayerDecider: ContinuesTransaction<'AUTHENTICATE_PAYER'> = {
   opens: 'step',
   rejection: authenticatePayerRejection,
   decide(command, order) {

@@ -3,8 +3,9 @@ import { processedRecord } from './processed';
 import { exceeds, noSuchOrder } from './rejections';
 
 /** CAPTURE: at most what is authorized and not yet captured. */
-export const captureDecider: OpensTransaction<'Capture'> = {
+export const captureDecider: OpensTransaction<'CAPTURE'> = {
   opens: 'transaction',
+  currencyField: 'transaction.currency',
   rejection: (request, state) =>
     state.kind === 'NoOrder'
       ? noSuchOrder(request)

@@ -13,7 +13,7 @@ import type { ContinuesTransaction } from './operation-decider';
  * CONFIRM_BROWSER_PAYMENT continues (same ids) only a payment the payer approved under
  * CONFIRM_AT_MERCHANT (spec, rule 3), for the amount initiated.
  */
-export const confirmBrowserPaymentDecider: ContinuesTransaction<'ConfirmBrowserPayment'> = {
+export const confirmBrowserPaymentDecider: ContinuesTransaction<'CONFIRM_BROWSER_PAYMENT'> = {
   opens: 'step',
   rejection: (request, state) =>
     browserPaymentStepRejection(request, state, ({ tx, record }) => {

@@ -3,7 +3,7 @@ import type { OpensTransaction } from './operation-decider';
 import { openOrderRejection } from './rejections';
 
 /** INITIATE_AUTHENTICATION: a new AUTHENTICATION transaction holding what the lookup found, no money. */
-export const initiateAuthenticationDecider: OpensTransaction<'InitiateAuthentication'> = {
+export const initiateAuthenticationDecider: OpensTransaction<'INITIATE_AUTHENTICATION'> = {
   opens: 'transaction',
   rejection: openOrderRejection,
   event(command, _state, common) {

@@ -3,7 +3,7 @@ import type { OpensTransaction } from './operation-decider';
 import { openOrderRejection } from './rejections';
 
 /** INITIATE_BROWSER_PAYMENT: an AUTHORIZATION or PAYMENT, pending until the payer returns from the provider. */
-export const initiateBrowserPaymentDecider: OpensTransaction<'InitiateBrowserPayment'> = {
+export const initiateBrowserPaymentDecider: OpensTransaction<'INITIATE_BROWSER_PAYMENT'> = {
   opens: 'transaction',
   rejection: openOrderRejection,
   event(command, _state, common) {

@@ -21,8 +21,12 @@ export type TransactionCommon = Pick<
  */
 export interface OpensTransaction<T extends RequestType> {
   readonly opens: 'transaction';
+  /** Where the request names its currency, when not order.currency. */
+  readonly currencyField?: 'transaction.currency';
   /** Why the order's state does not allow this request, or undefined when it does. */
   rejection(request: RequestOf<T>, state: OrderState): OrderRejection | undefined;
+  /** The answer the order gives itself, when nobody is to be asked (the issuer said not to pay). */
+  answeredWithoutAsking?(request: RequestOf<T>, state: OrderState): CommandOf<T> | undefined;
   /** The new transaction's event. */
   event(command: CommandOf<T>, state: OrderState, common: TransactionCommon): OrderEvent;
 }

@@ -1,10 +1,11 @@
 import type { OpensTransaction } from './operation-decider';
-import { paymentRecord, paymentRejection } from './payment';
+import { paymentRecord, paymentRejection, refusedByAuthentication } from './payment';
 
 /** PAY: a PAYMENT, authorized and captured at once. */
-export const payDecider: OpensTransaction<'Pay'> = {
+export const payDecider: OpensTransaction<'PAY'> = {
   opens: 'transaction',
   rejection: paymentRejection,
+  answeredWithoutAsking: refusedByAuthentication,
   event: (command, state, common) => ({
     type: 'PaymentProcessed',
     data: paymentRecord(command, state, common, 'PAYMENT'),

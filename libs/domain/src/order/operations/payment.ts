@@ -7,6 +7,7 @@ import type { Authorize, Pay } from '../order.commands';
 import type { TransactionRecord } from '../order.events';
 import type { OrderRejection } from '../order.rejection';
 import type { OrderState } from '../order.state';
+import type { ProcessorOutcome } from '../order.types';
 import type { CommandOf, TransactionCommon } from './operation-decider';
 import { approvedOf, processedRecord } from './processed';
 import { openOrderRejection } from './rejections';
@@ -19,9 +20,23 @@ export function paymentRejection(
   return openOrderRejection(request, state) ?? proofRejection(request, state);
 }
 
+/** The issuer asked not to proceed (behaviour notes, 3-D Secure flow): the acquirer is not asked. */
+export function refusedByAuthentication<R extends Authorize | Pay>(
+  request: R,
+  state: OrderState,
+): (R & { readonly outcome: ProcessorOutcome }) | undefined {
+  if (!paymentForbiddenByAuthentication(request, state)) return undefined;
+  const outcome: ProcessorOutcome = {
+    gatewayCode: 'AUTHENTICATION_FAILED',
+    approvedAmount: 0,
+    details: {},
+  };
+  return { ...request, outcome };
+}
+
 /** AUTHORIZE and PAY as recorded: the amount approved, the card or account, the proof cited. */
 export function paymentRecord(
-  command: CommandOf<'Authorize' | 'Pay'>,
+  command: CommandOf<'AUTHORIZE' | 'PAY'>,
   state: OrderState,
   common: TransactionCommon,
   type: 'AUTHORIZATION' | 'PAYMENT',

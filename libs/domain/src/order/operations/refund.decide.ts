@@ -58,8 +58,9 @@ function refundTarget(request: Refund, order: Order): string | undefined {
 }
 
 /** REFUND: captured money back, or a standalone refund to a card on a new order. */
-export const refundDecider: OpensTransaction<'Refund'> = {
+export const refundDecider: OpensTransaction<'REFUND'> = {
   opens: 'transaction',
+  currencyField: 'transaction.currency',
   rejection: refundRejection,
   event(command, state, common) {
     const targetTransactionId = state.kind === 'Order' ? refundTarget(command, state) : undefined;

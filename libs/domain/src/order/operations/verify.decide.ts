@@ -3,7 +3,7 @@ import { processedRecord } from './processed';
 import { openOrderRejection } from './rejections';
 
 /** VERIFY: a VERIFICATION; its amount serves risk assessment only, no money is asked for. */
-export const verifyDecider: OpensTransaction<'Verify'> = {
+export const verifyDecider: OpensTransaction<'VERIFY'> = {
   opens: 'transaction',
   rejection: openOrderRejection,
   event: (command, _state, common) => ({

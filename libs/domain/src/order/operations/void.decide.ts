@@ -40,7 +40,7 @@ function voidRejection(request: Void, order: Order): OrderRejection | undefined 
 }
 
 /** VOID: cancels an approved, undepended-on transaction of the order, for its whole amount. */
-export const voidDecider: OpensTransaction<'Void'> = {
+export const voidDecider: OpensTransaction<'VOID'> = {
   opens: 'transaction',
   rejection: (request, state) =>
     state.kind === 'NoOrder' ? noSuchOrder(request) : voidRejection(request, state),

@@ -3,7 +3,7 @@ import { OrderRejection } from '../order.rejection';
 import type { ContinuesTransaction } from './operation-decider';
 
 /** The payer's answer on the ACS challenge page: completes only a pending challenge. */
-export const completeChallengeDecider: ContinuesTransaction<'CompleteChallenge'> = {
+export const payerChallengeResultDecider: ContinuesTransaction<'PAYER_CHALLENGE_RESULT'> = {
   opens: 'step',
   rejection(request, state) {
     const tx = initiatedAuthentication(request, state);
