@@ -2,6 +2,7 @@ import {
   evolveAll,
   FoldedOrderCache,
   initialState,
+  rememberStateAfter,
   type OrderEvent,
   type OrderState,
 } from '@gateway/domain';
@@ -109,6 +110,9 @@ export class OrderRepository {
     // Durable, so as good as read back: the next load asks only for what others append after it.
     const loaded = { state: evolveAll(from.state, events), revision: result.nextExpectedRevision };
     this.cache.remember(streamId, loaded);
+    // The consumers get these very event objects: they take this fold instead of redoing it.
+    const last = result.events.at(-1);
+    if (last) rememberStateAfter(last, loaded.state);
     return loaded;
   }
 
