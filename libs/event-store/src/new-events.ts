@@ -27,6 +27,9 @@ export function serializeAppend(
   if (!Array.isArray(events) || events.length === 0) {
     throw new TypeError('events must be a non-empty array');
   }
+  // The events of one append usually share one metadata object: serialised once.
+  let metadataOf: unknown;
+  let metadataJson = '';
   return events.map((event, index) => {
     if (typeof event?.eventId !== 'string' || event.eventId.length === 0) {
       throw new TypeError(`events[${index}].eventId must be a non-empty string`);
@@ -41,11 +44,15 @@ export function serializeAppend(
     ) {
       throw new TypeError(`events[${index}].metadata must be an object`);
     }
+    if (event.metadata !== metadataOf || index === 0) {
+      metadataJson = toJson(event.metadata, `events[${index}].metadata`);
+      metadataOf = event.metadata;
+    }
     return {
       eventId: event.eventId,
       type: event.type,
       data: toJson(event.data, `events[${index}].data`),
-      metadata: toJson(event.metadata, `events[${index}].metadata`),
+      metadata: metadataJson,
     };
   });
 }
