@@ -6,6 +6,8 @@ export interface SerializedEvent {
   readonly type: string;
   readonly data: string;
   readonly metadata: string;
+  /** The data as given, when the caller vouched that it is plain JSON (AppendOptions). */
+  readonly value?: unknown;
 }
 
 /**
@@ -17,6 +19,7 @@ export function serializeAppend(
   streamId: string,
   events: readonly NewEvent[],
   expected: ExpectedRevision,
+  keepData = false,
 ): SerializedEvent[] {
   if (typeof streamId !== 'string' || streamId.length === 0) {
     throw new TypeError('streamId must be a non-empty string');
@@ -53,6 +56,7 @@ export function serializeAppend(
       type: event.type,
       data: toJson(event.data, `events[${index}].data`),
       metadata: metadataJson,
+      ...(keepData && event.data !== undefined ? { value: event.data } : {}),
     };
   });
 }

@@ -246,6 +246,18 @@ describe('SqliteEventStore', () => {
     await store.close();
   });
 
+  it('hands back the very data objects only when the caller vouches they are plain JSON', async () => {
+    const store = await open();
+    const data = { amount: 1_000, card: { scheme: 'MASTERCARD' } };
+    const copied = await store.appendToStream('s', [newEvent(data)], 'no_stream');
+    const kept = await store.appendToStream('s', [newEvent(data)], 0, { dataIsPlainJson: true });
+    expect(copied.events[0].data).not.toBe(data);
+    expect(copied.events[0].data).toEqual(data);
+    expect(kept.events[0].data).toBe(data);
+    expect((await store.readStream('s')).map((e) => e.data)).toEqual([data, data]);
+    await store.close();
+  });
+
   it('refuses a duplicate id alone when it shares a batch with good appends', async () => {
     const store = await open();
     const known = newEvent();

@@ -8,6 +8,7 @@ import {
 } from '@gateway/domain';
 import {
   newEventId,
+  type AppendOptions,
   type EventMetadata,
   type EventStore,
   type ExpectedRevision,
@@ -20,6 +21,8 @@ export interface LoadedOrder {
   /** Revision of the stream's last event, or 'no_stream'. */
   readonly revision: ExpectedRevision;
 }
+
+const PLAIN_DATA: AppendOptions = { dataIsPlainJson: true };
 
 const NO_ORDER: LoadedOrder = { state: initialState(), revision: 'no_stream' };
 
@@ -100,6 +103,8 @@ export class OrderRepository {
         streamId,
         events.map((e) => ({ eventId: newEventId(), type: e.type, data: e.data, metadata })),
         from.revision,
+        // The domain's events are plain, immutable data: committed events may share them.
+        PLAIN_DATA,
       );
     } catch (error) {
       this.seen?.failed();

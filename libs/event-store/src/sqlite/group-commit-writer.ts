@@ -481,8 +481,9 @@ function batchMessage(id: number, appends: readonly Pending[]): BatchMessage {
 /**
  * The events of one committed append. An append's events get consecutive revisions and
  * positions ending at the outcome's. Data and metadata are parsed from the text just stored,
- * once (metadata once per append when its events share it, as they do): the caller and every
- * subscription of this store share these objects (read-only).
+ * once (metadata once per append when its events share it, as they do; data not at all when the
+ * caller vouched it is plain JSON, AppendOptions): the caller and every subscription of this
+ * store share these objects (read-only).
  */
 function storedEvents(
   streamId: string,
@@ -504,7 +505,7 @@ function storedEvents(
       position: last.position - BigInt(first - i),
       eventId: event.eventId,
       type: event.type,
-      data: JSON.parse(event.data) as unknown,
+      data: event.value ?? (JSON.parse(event.data) as unknown),
       metadata,
       recordedAt,
     });
