@@ -14,3 +14,4 @@ export * from './order/authentication.commands';
 export * from './order/browser-payment.types';
 export * from './order/browser-payment.commands';
 export * from './order/folded-order-cache';
+export * from './order/committed-folds';

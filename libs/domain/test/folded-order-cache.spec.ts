@@ -36,4 +36,27 @@ describe('FoldedOrderCache', () => {
     expect(cache.get('long')).toBeUndefined();
     expect(cache.size).toEqual({ orders: 1, events: 2 });
   });
+
+  it('forgets the least recently used first over many evictions, as a plain list would', () => {
+    const cache = new FoldedOrderCache(50);
+    let model: { id: string; weight: number }[] = []; // oldest first
+    let seed = 1;
+    const random = (n: number) => (seed = (seed * 48_271) % 2_147_483_647) % n;
+    for (let step = 0; step < 5_000; step++) {
+      const id = `o${random(80)}`;
+      if (random(3) === 0) {
+        const hit = model.find((e) => e.id === id);
+        expect(cache.get(id)?.revision).toBe(hit && hit.weight - 1);
+        if (hit) model = [...model.filter((e) => e !== hit), hit];
+        continue;
+      }
+      const known = model.find((e) => e.id === id);
+      const weight = (known?.weight ?? 0) + 1 + random(3);
+      cache.remember(id, at(weight - 1));
+      model = [...model.filter((e) => e.id !== id), { id, weight }];
+      let events = model.reduce((sum, e) => sum + e.weight, 0);
+      while (events > 50) events -= model.shift()!.weight;
+    }
+    expect(cache.size.orders).toBe(model.length);
+  });
 });

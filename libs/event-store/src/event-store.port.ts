@@ -27,6 +27,16 @@ export interface NewEvent {
   readonly metadata: EventMetadata;
 }
 
+export interface AppendOptions {
+  /**
+   * The caller vouches that every event's data is plain JSON (`JSON.parse(JSON.stringify(data))`
+   * gives an equal value) and is never changed after: the committed events may then carry the
+   * very data objects instead of copies parsed back from the stored text (the embedded SQLite
+   * store does; ~9 µs per AUTHORIZE). Without it, committed events' data are always parsed copies.
+   */
+  readonly dataIsPlainJson?: boolean;
+}
+
 export interface StoredEvent extends NewEvent {
   readonly streamId: string;
   /** 0-based index of the event within its stream. */
@@ -144,6 +154,7 @@ export interface EventStore {
     streamId: string,
     events: readonly NewEvent[],
     expectedRevision: ExpectedRevision,
+    options?: AppendOptions,
   ): Promise<AppendResult>;
   /**
    * Every event of one stream in revision order (from `fromRevision`); empty when the stream does

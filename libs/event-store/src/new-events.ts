@@ -6,6 +6,8 @@ export interface SerializedEvent {
   readonly type: string;
   readonly data: string;
   readonly metadata: string;
+  /** The data as given, when the caller vouched that it is plain JSON (AppendOptions). */
+  readonly value?: unknown;
 }
 
 /**
@@ -17,6 +19,7 @@ export function serializeAppend(
   streamId: string,
   events: readonly NewEvent[],
   expected: ExpectedRevision,
+  keepData = false,
 ): SerializedEvent[] {
   if (typeof streamId !== 'string' || streamId.length === 0) {
     throw new TypeError('streamId must be a non-empty string');
@@ -27,6 +30,9 @@ export function serializeAppend(
   if (!Array.isArray(events) || events.length === 0) {
     throw new TypeError('events must be a non-empty array');
   }
+  // The events of one append usually share one metadata object: serialised once.
+  let metadataOf: unknown;
+  let metadataJson = '';
   return events.map((event, index) => {
     if (typeof event?.eventId !== 'string' || event.eventId.length === 0) {
       throw new TypeError(`events[${index}].eventId must be a non-empty string`);
@@ -41,11 +47,16 @@ export function serializeAppend(
     ) {
       throw new TypeError(`events[${index}].metadata must be an object`);
     }
+    if (event.metadata !== metadataOf || index === 0) {
+      metadataJson = toJson(event.metadata, `events[${index}].metadata`);
+      metadataOf = event.metadata;
+    }
     return {
       eventId: event.eventId,
       type: event.type,
       data: toJson(event.data, `events[${index}].data`),
-      metadata: toJson(event.metadata, `events[${index}].metadata`),
+      metadata: metadataJson,
+      ...(keepData && event.data !== undefined ? { value: event.data } : {}),
     };
   });
 }

@@ -225,6 +225,39 @@ describe('SqliteEventStore', () => {
     await store.close();
   });
 
+  it("parses an append's shared metadata once: its events share the object, frozen", async () => {
+    const store = await open();
+    const metadata = { merchantId: 'M', time: '2026-11-26T09:00:00.000Z' };
+    const shared = await store.appendToStream(
+      's',
+      [newEvent({}, 'T', metadata), newEvent({}, 'T', metadata), newEvent({}, 'T', { other: 1 })],
+      'no_stream',
+    );
+    const [first, second, third] = shared.events;
+    expect(first.metadata).toEqual(metadata);
+    expect(second.metadata).toBe(first.metadata);
+    expect(Object.isFrozen(first.metadata)).toBe(true);
+    expect(third.metadata).toEqual({ other: 1 });
+    expect((await store.readStream('s')).map((e) => e.metadata)).toEqual([
+      metadata,
+      metadata,
+      { other: 1 },
+    ]);
+    await store.close();
+  });
+
+  it('hands back the very data objects only when the caller vouches they are plain JSON', async () => {
+    const store = await open();
+    const data = { amount: 1_000, card: { scheme: 'MASTERCARD' } };
+    const copied = await store.appendToStream('s', [newEvent(data)], 'no_stream');
+    const kept = await store.appendToStream('s', [newEvent(data)], 0, { dataIsPlainJson: true });
+    expect(copied.events[0].data).not.toBe(data);
+    expect(copied.events[0].data).toEqual(data);
+    expect(kept.events[0].data).toBe(data);
+    expect((await store.readStream('s')).map((e) => e.data)).toEqual([data, data]);
+    await store.close();
+  });
+
   it('refuses a duplicate id alone when it shares a batch with good appends', async () => {
     const store = await open();
     const known = newEvent();

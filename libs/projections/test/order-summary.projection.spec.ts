@@ -15,7 +15,13 @@ import {
   pay,
   declined,
 } from '../../domain/test/order.fixtures';
-import { decide, evolve, initialState, type DeciderCommand } from '@gateway/domain';
+import {
+  decide,
+  evolve,
+  initialState,
+  rememberStateAfter,
+  type DeciderCommand,
+} from '@gateway/domain';
 import { appendOrder } from './support/seeded-store';
 
 /** Stored events of order o-1 of TESTM (the fixtures' ids), decided one command after another. */
@@ -124,6 +130,17 @@ describe('OrderSummaryProjection', () => {
       expect(rows.get(`o${n}`)).toEqual(summaryOf(stream));
       expect(rows.get(`o${n}`)?.status).toBe(order.kind === 'Order' && order.status);
     }
+  });
+
+  it("takes the write path's fold of a committed event: no stream read, no fold", async () => {
+    const { store, events } = await seeded(1);
+    const last = events[events.length - 1];
+    const folded = foldOrder(events as unknown as OrderEvent[]);
+    rememberStateAfter(last, folded);
+    // Without the fold it would have to read the order's earlier events.
+    const unread = { readStream: () => Promise.reject(new Error('read')) };
+    const rows = await new OrderSummaryProjection(unread).project([last]);
+    expect(rows).toEqual([summaryOf(await store.readStream(last.streamId))]);
   });
 
   it('ignores events it has already applied, so applying twice changes nothing', async () => {

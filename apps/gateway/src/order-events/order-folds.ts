@@ -1,4 +1,10 @@
-import { evolve, initialState, type OrderEvent, type OrderState } from '@gateway/domain';
+import {
+  evolve,
+  initialState,
+  stateAfter,
+  type OrderEvent,
+  type OrderState,
+} from '@gateway/domain';
 import type { EventStore, StoredEvent } from '@gateway/event-store';
 import { RecentMap } from './recent-map';
 
@@ -16,7 +22,8 @@ interface Recent {
 }
 
 /**
- * The order as each of its events left it, for building public events. An order's next event
+ * The order as each of its events left it, for building public events. The last event of an
+ * append made by this process comes with the write path's fold (stateAfter); an order's next event
  * costs one evolve from the state kept for the event before; anything else (an order not seen
  * lately, a consumer far behind) reads the order's stream and folds it up to the event. Bounded:
  * the orders least recently asked about are forgotten first.
@@ -29,8 +36,11 @@ export class OrderFolds {
   async after(event: StoredEvent): Promise<Order> {
     const kept = this.recent.get(event.streamId);
     const offset = kept ? event.revision - kept.first : -1;
+    const folded = stateAfter(event);
     let state: Order;
-    if (kept && offset >= 0 && offset < kept.states.length) state = kept.states[offset];
+    if (folded?.kind === 'Order')
+      state = folded; // the write path's fold (committed-folds.ts)
+    else if (kept && offset >= 0 && offset < kept.states.length) state = kept.states[offset];
     else if (kept && offset === kept.states.length) state = fold(kept.states[offset - 1], [event]);
     else if (event.revision === 0) state = fold(initialState(), [event]);
     else {

@@ -2,11 +2,13 @@ import {
   evolveAll,
   FoldedOrderCache,
   initialState,
+  rememberStateAfter,
   type OrderEvent,
   type OrderState,
 } from '@gateway/domain';
 import {
   newEventId,
+  type AppendOptions,
   type EventMetadata,
   type EventStore,
   type ExpectedRevision,
@@ -19,6 +21,8 @@ export interface LoadedOrder {
   /** Revision of the stream's last event, or 'no_stream'. */
   readonly revision: ExpectedRevision;
 }
+
+const PLAIN_DATA: AppendOptions = { dataIsPlainJson: true };
 
 const NO_ORDER: LoadedOrder = { state: initialState(), revision: 'no_stream' };
 
@@ -99,6 +103,8 @@ export class OrderRepository {
         streamId,
         events.map((e) => ({ eventId: newEventId(), type: e.type, data: e.data, metadata })),
         from.revision,
+        // The domain's events are plain, immutable data: committed events may share them.
+        PLAIN_DATA,
       );
     } catch (error) {
       this.seen?.failed();
@@ -109,6 +115,9 @@ export class OrderRepository {
     // Durable, so as good as read back: the next load asks only for what others append after it.
     const loaded = { state: evolveAll(from.state, events), revision: result.nextExpectedRevision };
     this.cache.remember(streamId, loaded);
+    // The consumers get these very event objects: they take this fold instead of redoing it.
+    const last = result.events.at(-1);
+    if (last) rememberStateAfter(last, loaded.state);
     return loaded;
   }
 

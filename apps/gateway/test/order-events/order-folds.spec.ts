@@ -1,4 +1,10 @@
-import { evolve, initialState, type OrderEvent, type OrderState } from '@gateway/domain';
+import {
+  evolve,
+  initialState,
+  rememberStateAfter,
+  type OrderEvent,
+  type OrderState,
+} from '@gateway/domain';
 import { InMemoryEventStore, type StoredEvent } from '@gateway/event-store';
 import { randomUUID } from 'node:crypto';
 import {
@@ -84,6 +90,17 @@ describe('OrderFolds: the order as each event left it', () => {
     expect(reads.length).toBe(reading + 1); // o-0 was forgotten
     await folds.after(seconds[1_000]);
     expect(reads.length).toBe(reading + 1); // o-1000 was kept
+  });
+
+  it("takes the write path's fold of a committed event instead of reading and folding", async () => {
+    const { store, reads, folds } = await storeOrders(1, history(2));
+    const all = await store.readAll({ maxCount: 10 });
+    const folded = expected(all, all[3]);
+    rememberStateAfter(all[3], folded);
+    expect(await folds.after(all[3])).toBe(folded);
+    expect(reads).toEqual([]); // joined at revision 3 without reading the stream
+    expect(summary(await folds.after(all[2]))).toEqual(summary(expected(all, all[2]))); // read
+    expect(reads).toEqual(['order:TESTM:o-0']);
   });
 
   it('refuses a stream that reads back without the event', async () => {

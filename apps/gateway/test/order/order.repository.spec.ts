@@ -2,6 +2,7 @@ import {
   decide,
   initialState,
   orderStreamId,
+  stateAfter,
   type DeciderCommand,
   type Order,
 } from '@gateway/domain';
@@ -52,6 +53,19 @@ describe('OrderRepository', () => {
     const again = await here.load(STREAM);
     expect(reads).toHaveBeenLastCalledWith(STREAM, { fromRevision: 4 });
     expect(again).toBe(loaded);
+  });
+
+  it('hands its fold of each append to the consumers of the committed events', async () => {
+    const subscription = store.subscribe({});
+    const events = subscription[Symbol.asyncIterator]();
+    const saved = await run(here, authorize({ transactionId: 'a', amount: 100_000 }));
+    const created = (await events.next()).value;
+    const authorized = (await events.next()).value;
+    await subscription.close();
+    expect(stateAfter(authorized)).toBe(saved.state);
+    expect(stateAfter(created)).toBeUndefined(); // only the append's last event: consumers fold it
+    const readBack = await store.readStream(STREAM);
+    expect(stateAfter(readBack[1])).toBeUndefined(); // another object, as after a restart
   });
 
   it('answers exactly what folding the whole stream from scratch does', async () => {

@@ -481,7 +481,9 @@ function batchMessage(id: number, appends: readonly Pending[]): BatchMessage {
 /**
  * The events of one committed append. An append's events get consecutive revisions and
  * positions ending at the outcome's. Data and metadata are parsed from the text just stored,
- * once: the caller and every subscription of this store share these objects (read-only).
+ * once (metadata once per append when its events share it, as they do; data not at all when the
+ * caller vouched it is plain JSON, AppendOptions): the caller and every subscription of this
+ * store share these objects (read-only).
  */
 function storedEvents(
   streamId: string,
@@ -490,18 +492,24 @@ function storedEvents(
   recordedAt: string,
 ): StoredEvent[] {
   const first = events.length - 1;
-  return events.map((event, i) =>
-    Object.freeze({
+  let metadataJson: string | undefined;
+  let metadata!: StoredEvent['metadata'];
+  return events.map((event, i) => {
+    if (event.metadata !== metadataJson) {
+      metadataJson = event.metadata;
+      metadata = Object.freeze(JSON.parse(metadataJson) as StoredEvent['metadata']);
+    }
+    return Object.freeze({
       streamId,
       revision: last.revision - first + i,
       position: last.position - BigInt(first - i),
       eventId: event.eventId,
       type: event.type,
-      data: JSON.parse(event.data) as unknown,
-      metadata: JSON.parse(event.metadata) as StoredEvent['metadata'],
+      data: event.value ?? (JSON.parse(event.data) as unknown),
+      metadata,
       recordedAt,
-    }),
-  );
+    });
+  });
 }
 
 function startWorker(

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CatchUpSubscription, type CommitNotice } from '../catch-up-subscription';
 import type {
+  AppendOptions,
   AppendResult,
   EventStore,
   ExpectedRevision,
@@ -105,9 +106,11 @@ export class SqliteEventStore implements EventStore {
     streamId: string,
     events: readonly NewEvent[],
     expectedRevision: ExpectedRevision,
+    options?: AppendOptions,
   ): Promise<AppendResult> {
     try {
-      const serialized = serializeAppend(streamId, events, expectedRevision);
+      const keepData = options?.dataIsPlainJson === true;
+      const serialized = serializeAppend(streamId, events, expectedRevision, keepData);
       return this.writer.append({ streamId, expected: expectedRevision, events: serialized });
     } catch (error) {
       return Promise.reject(error);

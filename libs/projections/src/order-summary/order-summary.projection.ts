@@ -2,6 +2,7 @@ import {
   evolveAll,
   initialState,
   ORDER_STREAM_PREFIX,
+  stateAfter,
   type OrderEvent,
   type OrderState,
 } from '@gateway/domain';
@@ -14,6 +15,13 @@ interface Folded {
   revision: number;
 }
 
+/** An order of a batch: its state so far, and its events of the batch not folded into it yet. */
+interface Pending extends Folded {
+  events: OrderEvent[];
+  /** Whether the batch moved it past the revision it had before. */
+  changed: boolean;
+}
+
 /** The stream prefix the projection subscribes to. */
 export const ORDER_SUMMARY_STREAMS = ORDER_STREAM_PREFIX;
 
@@ -21,7 +29,8 @@ export const ORDER_SUMMARY_STREAMS = ORDER_STREAM_PREFIX;
  * Folds order events into summary rows with the domain's own `evolve`, so a row always shows what
  * GET order would. The states of recently seen orders stay in a bounded cache (memory does not
  * grow with the log); an order that fell out of it is folded again from its stream. An event at
- * or below the revision already folded is skipped, so applying twice changes nothing.
+ * or below the revision already folded is skipped, so applying twice changes nothing. An event
+ * this process appended comes with the order its write path folded (stateAfter): none is redone.
  */
 export class OrderSummaryProjection {
   private readonly cache = new Map<string, Folded>();
@@ -34,7 +43,7 @@ export class OrderSummaryProjection {
   /** The rows the events change, one per order (its state after the last of them). */
   async project(batch: readonly EventData[]): Promise<OrderSummary[]> {
     // Each order's new events are folded in one go (evolveAll): no state between them.
-    const pending = new Map<string, Folded & { events: OrderEvent[] }>();
+    const pending = new Map<string, Pending>();
     for (const event of batch) {
       if (!event.streamId.startsWith(ORDER_SUMMARY_STREAMS)) continue;
       let order = pending.get(event.streamId);
@@ -44,11 +53,21 @@ export class OrderSummaryProjection {
           state: cached?.state ?? initialState(),
           revision: cached?.revision ?? -1,
           events: [],
+          changed: false,
         };
         if (!cached && event.revision > 0) order.revision = -2; // unknown: read below
         pending.set(event.streamId, order);
       }
       if (event.revision <= order.revision) continue;
+      order.changed = true;
+      const folded = stateAfter(event);
+      if (folded) {
+        // This process's write path folded the order up to this event (committed-folds.ts).
+        order.state = folded;
+        order.revision = event.revision;
+        order.events = [];
+        continue;
+      }
       if (event.revision !== order.revision + 1) {
         // An order that fell out of the cache (or a gap): fold it again from its stream.
         const folded = await this.foldStream(event.streamId, event.revision);
@@ -59,8 +78,9 @@ export class OrderSummaryProjection {
     }
     const rows: OrderSummary[] = [];
     for (const [streamId, order] of pending) {
-      if (order.events.length === 0) continue;
-      const folded = { state: evolveAll(order.state, order.events), revision: order.revision };
+      if (!order.changed) continue;
+      const state = order.events.length > 0 ? evolveAll(order.state, order.events) : order.state;
+      const folded = { state, revision: order.revision };
       this.remember(streamId, folded);
       if (folded.state.kind === 'Order') rows.push(summarize(folded.state, folded.revision));
     }
