@@ -17,11 +17,10 @@ const KEPT_BYTES = 64 * 1024;
  * of CPU under `npm run bench` against ~5 µs for this (docs/hot-path.md).
  */
 export class RequestFingerprint {
-  /** The key XOR ipad, followed by room for the message. */
+  /** The key XOR ipad (never overwritten), followed by room for the message. */
   private inner = Buffer.alloc(BLOCK + 4096);
   /** The key XOR opad, followed by the inner digest. */
   private readonly outer = Buffer.alloc(BLOCK + DIGEST);
-  private readonly innerPad: Buffer;
 
   /** `key`: fingerprint.key of the data directory (config/data-dir-keys.ts). */
   constructor(key: Buffer) {
@@ -31,7 +30,6 @@ export class RequestFingerprint {
       this.inner[i] = padded[i] ^ 0x36;
       this.outer[i] = padded[i] ^ 0x5c;
     }
-    this.innerPad = Buffer.from(this.inner.subarray(0, BLOCK));
   }
 
   of(apiVersion: number, body: unknown): string {
@@ -42,7 +40,7 @@ export class RequestFingerprint {
     let inner = this.inner;
     if (room > inner.length) {
       inner = Buffer.allocUnsafe(room);
-      this.innerPad.copy(inner);
+      this.inner.copy(inner, 0, 0, BLOCK);
       if (room <= KEPT_BYTES) this.inner = inner;
     }
     let end = BLOCK + inner.write(prefix, BLOCK, 'latin1');

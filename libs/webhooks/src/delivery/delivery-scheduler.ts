@@ -36,9 +36,9 @@ export interface SchedulerOptions {
  * `merchantConcurrency`: a dead or slow endpoint holds its own merchant's slots, never others'.
  */
 export class DeliveryScheduler {
-  private readonly inFlightOrders = new Set<string>();
   /** The orders (stream ids) of each merchant with an attempt in flight. */
   private readonly inFlightByMerchant = new Map<string, Set<string>>();
+  /** The attempts in flight, one per order. */
   private readonly attempts = new Set<Promise<void>>();
   private readonly clock: () => number;
   private timer?: NodeJS.Timeout;
@@ -90,7 +90,7 @@ export class DeliveryScheduler {
     if (this.closing) return;
     const { store, concurrency } = this.options;
     const now = this.clock();
-    let free = concurrency - this.inFlightOrders.size;
+    let free = concurrency - this.attempts.size;
     const merchants = store.merchantsDue(now);
     const queues = new Map<string, DueDelivery[]>();
     for (let i = 0; i < merchants.length; i++) {
@@ -135,14 +135,12 @@ export class DeliveryScheduler {
   }
 
   private launch(delivery: DueDelivery): void {
-    this.inFlightOrders.add(delivery.streamId);
     const merchant = delivery.merchantId;
     const running = this.inFlightByMerchant.get(merchant) ?? new Set<string>();
     this.inFlightByMerchant.set(merchant, running.add(delivery.streamId));
     const attempt = this.attempt(delivery)
       .catch(() => undefined) // the delivery stays pending and is tried again
       .finally(() => {
-        this.inFlightOrders.delete(delivery.streamId);
         running.delete(delivery.streamId);
         if (running.size === 0 && this.inFlightByMerchant.get(merchant) === running)
           this.inFlightByMerchant.delete(merchant);

@@ -31,7 +31,7 @@ function statement(sql) {
   return prepared;
 }
 
-const EARLIER_PENDING = workerData.earlierPending;
+const EARLIER_PENDING = ${JSON.stringify(EARLIER_PENDING)};
 
 function findRow(id, merchantId) {
   return statement(

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { DeliveryAttempt, AttemptConsequence, NewDelivery } from './delivery.types';
-import { DELIVERY_WRITER_SOURCE, EARLIER_PENDING } from './delivery-writer.source';
+import { DELIVERY_WRITER_SOURCE } from './delivery-writer.source';
 
 /** The writes the worker knows (delivery-writer.source.ts, `ops`), with their arguments and results. */
 interface Writes {
@@ -88,7 +88,6 @@ export class DeliveryWriter {
       workerData: {
         filename: this.filename,
         sqliteModule: require.resolve('better-sqlite3'),
-        earlierPending: EARLIER_PENDING,
       },
     });
     worker.on('message', (answer: Answer) => this.settle(answer));
