@@ -25,21 +25,13 @@ export interface HashedEvent {
  * Format 1: the embedded store's events before schema version 4, and KurrentDB's stream chains.
  */
 export function eventHash(previousHash: string, logPreviousHash: string, e: HashedEvent): string {
-  return createHash('sha256')
-    .update(
-      JSON.stringify([
-        previousHash,
-        logPreviousHash,
-        e.streamId,
-        e.revision,
-        e.eventId,
-        e.type,
-        e.data,
-        e.metadata,
-        e.recordedAt,
-      ]),
-    )
-    .digest('hex');
+  const fields = [
+    ...linksAndIdentity(previousHash, logPreviousHash, e),
+    e.data,
+    e.metadata,
+    e.recordedAt,
+  ];
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
 /**
@@ -55,12 +47,7 @@ export function eventHash(previousHash: string, logPreviousHash: string, e: Hash
  */
 export function eventHashV2(previousHash: string, logPreviousHash: string, e: HashedEvent): string {
   const header = JSON.stringify([
-    previousHash,
-    logPreviousHash,
-    e.streamId,
-    e.revision,
-    e.eventId,
-    e.type,
+    ...linksAndIdentity(previousHash, logPreviousHash, e),
     e.recordedAt,
     e.metadata.length,
   ]);
@@ -68,6 +55,11 @@ export function eventHashV2(previousHash: string, logPreviousHash: string, e: Ha
     .update(header + e.metadata)
     .update(e.data)
     .digest('hex');
+}
+
+/** What both formats hash first, in this order: the two links, then the event's place and identity. */
+function linksAndIdentity(previousHash: string, logPreviousHash: string, e: HashedEvent) {
+  return [previousHash, logPreviousHash, e.streamId, e.revision, e.eventId, e.type];
 }
 
 /** The fields a stream-only chain covers: all but the commit time. */

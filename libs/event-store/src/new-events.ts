@@ -47,7 +47,7 @@ export function serializeAppend(
     ) {
       throw new TypeError(`events[${index}].metadata must be an object`);
     }
-    if (event.metadata !== metadataOf || index === 0) {
+    if (event.metadata !== metadataOf) {
       metadataJson = toJson(event.metadata, `events[${index}].metadata`);
       metadataOf = event.metadata;
     }

@@ -50,8 +50,8 @@ export interface SqliteEventStoreOptions {
  * statement takes a fresh snapshot, so a read after an acknowledged append sees it.
  */
 export class SqliteEventStore implements EventStore {
-  private readonly listeners = new Set<(commit: CommitNotice) => void>();
-  private readonly batchObservers = new Set<(batch: CommittedBatch) => void>();
+  /** Called after each group commit: subscriptions (as a CommitNotice) and batch observers. */
+  private readonly listeners = new Set<(batch: CommittedBatch) => void>();
   private readonly subscriptions = new Set<CatchUpSubscription>();
   private closing: Promise<void> | undefined;
   private reads: SqliteReads;
@@ -88,7 +88,6 @@ export class SqliteEventStore implements EventStore {
         },
         {
           onCommit: (batch) => {
-            for (const observe of store.batchObservers) observe(batch);
             for (const listener of store.listeners) listener(batch);
           },
           reconnect: () => store.reconnectReader(),
@@ -165,7 +164,7 @@ export class SqliteEventStore implements EventStore {
 
   /** Calls `observe` after each group commit (batch size and commit time, for histograms). */
   observeBatches(observe: (batch: CommittedBatch) => void): void {
-    this.batchObservers.add(observe);
+    this.listeners.add(observe);
   }
 
   /** Pragmas as the writer connection reports them (synchronous: 2 = FULL). */

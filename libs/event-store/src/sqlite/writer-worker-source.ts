@@ -117,43 +117,39 @@ function appendOne(batch, i, offset, recordedAt, checkIds) {
 }
 
 // Appends run in arrival order, so a later append to the same stream sees the earlier one.
-const fastBatch = db.transaction((batch, recordedAt) => {
+// careful: each append in a savepoint, its event ids looked up first, so that a failing one alone is refused.
+const writeBatch = db.transaction((batch, recordedAt, careful) => {
   const before = startBatch();
   const outcomes = [];
   for (let i = 0, offset = 0; i < batch.streams.length; offset += 4 * batch.counts[i], i++) {
-    outcomes.push(appendOne(batch, i, offset, recordedAt, false));
+    outcomes.push(careful ? carefulAppend(batch, i, offset, recordedAt) : appendOne(batch, i, offset, recordedAt, false));
   }
   return { before, outcomes };
 });
 
-// Nested inside carefulBatch, so better-sqlite3 runs it in a SAVEPOINT: a throw undoes this append only.
+// Nested inside writeBatch, so better-sqlite3 runs it in a SAVEPOINT: a throw undoes this append only.
 const carefulOne = db.transaction(appendOne);
 
-const carefulBatch = db.transaction((batch, recordedAt) => {
-  const before = startBatch();
-  const outcomes = [];
-  for (let i = 0, offset = 0; i < batch.streams.length; offset += 4 * batch.counts[i], i++) {
-    const tailBefore = logTail;
-    try {
-      outcomes.push(carefulOne(batch, i, offset, recordedAt, true));
-    } catch (error) {
-      if (!db.inTransaction) throw error; // SQLite aborted the whole transaction: fail the batch
-      // The append's savepoint was rolled back, its hashes with it. Its stream's head is moved
-      // in heads only after its last write, so a throw leaves it as it was.
-      logTail = tailBefore;
-      outcomes.push({ status: 'failed', code: codeOf(error) });
-    }
+function carefulAppend(batch, i, offset, recordedAt) {
+  const tailBefore = logTail;
+  try {
+    return carefulOne(batch, i, offset, recordedAt, true);
+  } catch (error) {
+    if (!db.inTransaction) throw error; // SQLite aborted the whole transaction: fail the batch
+    // The append's savepoint was rolled back, its hashes with it. Its stream's head is moved
+    // in heads only after its last write, so a throw leaves it as it was.
+    logTail = tailBefore;
+    return { status: 'failed', code: codeOf(error) };
   }
-  return { before, outcomes };
-});
+}
 
 function commitBatch(batch, recordedAt) {
   try {
-    return fastBatch.immediate(batch, recordedAt);
+    return writeBatch.immediate(batch, recordedAt, false);
   } catch (error) {
     // Busy: the write lock never came, trying again would only wait as long again.
     if (db.inTransaction || codeOf(error).startsWith('SQLITE_BUSY')) throw error;
-    return carefulBatch.immediate(batch, recordedAt); // rolled back whole: redo it append by append
+    return writeBatch.immediate(batch, recordedAt, true); // rolled back whole: redo it append by append
   }
 }
 
