@@ -20,7 +20,6 @@ export type { RequestValidator, ValidatorEngine, Violation } from './engine/requ
 export {
   allContracts,
   API_OPERATIONS,
-  contractsOf,
   isApiOperation,
   isSupportedVersion,
   MAX_VERSION,

@@ -1,5 +1,5 @@
 import type { Acquirer, AuthenticationServer } from '@gateway/acquirer';
-import type { ApiOperation, OperationContract } from '@gateway/contract';
+import type { ApiOperation } from '@gateway/contract';
 import type { DeciderCommand, OrderRequest, OrderState, PayerStepBase } from '@gateway/domain';
 import type { PayerLinks } from '../payer/payer-links';
 import type { PayerStep } from '../payer/record-payer-step.command';
@@ -40,12 +40,11 @@ export interface Parsed<R extends OrderRequest = OrderRequest> {
 }
 
 /**
- * One merchant operation (apiOperation): its contract per version, how a validated body becomes
- * its typed request (nothing reads the body after parse), and whom it asks. Its decider branch
- * lives in libs/domain/src/order/operations.
+ * One merchant operation (apiOperation): how a validated body becomes its typed request (nothing
+ * reads the body after parse), and whom it asks. Its contract is in libs/contract/src/operations,
+ * its decider branch in libs/domain/src/order/operations.
  */
 export interface OperationSlice<P extends Parsed = Parsed> {
-  readonly contracts: readonly OperationContract[];
   parse(body: Body, ctx: ParseContext): P;
   ask(parsed: P, ctx: AskContext): DeciderCommand | Promise<DeciderCommand>;
 }

@@ -1,12 +1,13 @@
 import type { EncryptedData, ThreeDsResult } from '@gateway/domain';
 import { createCipheriv, randomBytes } from 'node:crypto';
+import type { PaymentSessions } from '../session/payment-sessions';
 
 /**
  * encryptedData (spec, Authenticate Payer response): the authentication's result as JSON under the
  * payment session's AES-256 key, in GCM mode, with a 96-bit nonce (16 base64 characters) and a
  * 128-bit tag (24). No card number goes in: the merchant knows its card already.
  */
-export function encryptForMerchant(
+function encryptForMerchant(
   key: Buffer,
   ids: { orderId: string; transactionId: string },
   result: ThreeDsResult,
@@ -42,4 +43,15 @@ export function encryptForMerchant(
     nonce: nonce.toString('base64'),
     tag: cipher.getAuthTag().toString('base64'),
   };
+}
+
+/** encryptedData, when the authentication came with a payment session whose key is known. */
+export function encryptedForSession(
+  sessions: PaymentSessions,
+  ids: { merchantId: string; orderId: string; transactionId: string },
+  sessionId: string | undefined,
+  result: ThreeDsResult,
+): { encryptedData?: EncryptedData } {
+  const key = sessionId ? sessions.keyOf(ids.merchantId, sessionId) : undefined;
+  return key ? { encryptedData: encryptForMerchant(key, ids, result) } : {};
 }

@@ -30,11 +30,6 @@ export const allContracts: readonly OperationContract[] = API_OPERATIONS.flatMap
   (op) => shapes[op],
 );
 
-/** The contract of one operation, one shape per version that changed it (its slice cites it). */
-export function contractsOf(apiOperation: ApiOperation): readonly OperationContract[] {
-  return shapes[apiOperation];
-}
-
 export function isApiOperation(value: unknown): value is ApiOperation {
   return typeof value === 'string' && Object.hasOwn(shapes, value);
 }

@@ -1,7 +1,6 @@
-import { contractsOf } from '@gateway/contract';
 import { findTransaction, maskCardNumber, type AuthenticatePayer } from '@gateway/domain';
 import { amount, optionalString, requiredString } from '../../transaction/body-fields';
-import { encryptForMerchant } from '../../transaction/encrypted-data';
+import { encryptedForSession } from '../../transaction/encrypted-data';
 import { requestBase, sessionOf } from '../request-base';
 import type { OperationSlice, Parsed } from '../slice';
 import { authenticationAsRecorded } from './authentication-as-recorded';
@@ -11,7 +10,6 @@ import { authenticationAsRecorded } from './authentication-as-recorded';
  * server answers at once (frictionless) or with a challenge page for the payer.
  */
 export const authenticatePayer: OperationSlice<Parsed<AuthenticatePayer>> = {
-  contracts: contractsOf('AUTHENTICATE_PAYER'),
   parse(body, ctx) {
     const number = optionalString(body, 'sourceOfFunds.provided.card.number');
     return {
@@ -54,13 +52,12 @@ export const authenticatePayer: OperationSlice<Parsed<AuthenticatePayer>> = {
       return { ...request, outcome: { kind: 'challenge', challenge } };
     }
     const sessionId = request.sessionId ?? record.sessionId;
-    const key = sessionId ? ports.sessions.keyOf(request.merchantId, sessionId) : undefined;
     return {
       ...request,
       outcome: {
         kind: 'result',
         result: response.result,
-        ...(key ? { encryptedData: encryptForMerchant(key, ids, response.result) } : {}),
+        ...encryptedForSession(ports.sessions, ids, sessionId, response.result),
       },
     };
   },

@@ -1,4 +1,3 @@
-import { contractsOf } from '@gateway/contract';
 import type { Capture } from '@gateway/domain';
 import { amount, requiredString } from '../../transaction/body-fields';
 import { askAcquirer } from '../acquirer.ask';
@@ -7,7 +6,6 @@ import type { OperationSlice, Parsed } from '../slice';
 
 /** CAPTURE: takes part or all of the authorized amount; the acquirer answers. */
 export const capture: OperationSlice<Parsed<Capture>> = {
-  contracts: contractsOf('CAPTURE'),
   parse: (body, ctx) => ({
     request: {
       ...requestBase(body, ctx),

@@ -1,4 +1,3 @@
-import { contractsOf } from '@gateway/contract';
 import { findTransaction, type ConfirmBrowserPayment } from '@gateway/domain';
 import { providerAnswer } from '../../payer/provider-answer';
 import { amount, get, optionalString } from '../../transaction/body-fields';
@@ -7,7 +6,6 @@ import type { OperationSlice, Parsed } from '../slice';
 
 /** CONFIRM_BROWSER_PAYMENT: the merchant confirms a CONFIRM_AT_MERCHANT payment; the provider settles it. */
 export const confirmBrowserPayment: OperationSlice<Parsed<ConfirmBrowserPayment>> = {
-  contracts: contractsOf('CONFIRM_BROWSER_PAYMENT'),
   parse(body, ctx) {
     const currency = optionalString(body, 'order.currency');
     return {

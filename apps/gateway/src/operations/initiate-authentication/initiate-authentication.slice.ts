@@ -1,4 +1,3 @@
-import { contractsOf } from '@gateway/contract';
 import type { InitiateAuthentication } from '@gateway/domain';
 import { get, requiredString, type Body } from '../../transaction/body-fields';
 import { cardOf, type CardInput } from '../../transaction/source-of-funds.mapper';
@@ -11,7 +10,6 @@ interface InitiateAuthenticationParsed extends Parsed<InitiateAuthentication> {
 
 /** INITIATE_AUTHENTICATION: asks the 3-D Secure server whether the card can be authenticated. */
 export const initiateAuthentication: OperationSlice<InitiateAuthenticationParsed> = {
-  contracts: contractsOf('INITIATE_AUTHENTICATION'),
   parse(body, ctx) {
     const { card, recorded } = cardOf(body, ctx.protect);
     return {

@@ -1,4 +1,4 @@
-import { ApiError, contractsOf } from '@gateway/contract';
+import { ApiError } from '@gateway/contract';
 import {
   BROWSER_PAYMENT_PROVIDERS,
   type BrowserPaymentProvider,
@@ -53,7 +53,6 @@ function browserPaymentOf(body: Body, ctx: ParseContext): InitiateBrowserPayment
 
 /** INITIATE_BROWSER_PAYMENT: the gateway issues the provider page the payer is sent to. */
 export const initiateBrowserPayment: OperationSlice<Parsed<InitiateBrowserPayment>> = {
-  contracts: contractsOf('INITIATE_BROWSER_PAYMENT'),
   parse: (body, ctx) => ({ request: browserPaymentOf(body, ctx) }),
   ask: ({ request }, { ports }) => ({
     ...request,

@@ -1,15 +1,13 @@
-import { contractsOf } from '@gateway/contract';
 import type { Pay } from '@gateway/domain';
 import { askToFund, fundingOf, paymentOf, type FundingParsed } from '../funding';
 import type { OperationSlice } from '../slice';
 
 /** PAY: authorizes and captures at once; the acquirer answers. */
 export const pay: OperationSlice<FundingParsed<Pay>> = {
-  contracts: contractsOf('PAY'),
   parse(body, ctx) {
-    const { instrument, sourceOfFunds, ...forAcquirer } = fundingOf(body, ctx);
+    const { sourceOfFunds, ...forAcquirer } = fundingOf(body, ctx);
     const request: Pay = { ...paymentOf(body, ctx), sourceOfFunds, type: 'PAY' };
-    return { request, instrument, ...forAcquirer };
+    return { request, ...forAcquirer };
   },
   ask: (parsed, ctx) => askToFund(parsed, 'PAY', ctx),
 };

@@ -1,6 +1,6 @@
 import type { PayerChoice } from '@gateway/acquirer';
 import { findTransaction, type CompleteChallenge } from '@gateway/domain';
-import { encryptForMerchant } from '../../transaction/encrypted-data';
+import { encryptedForSession } from '../../transaction/encrypted-data';
 import type { Parsed, PayerStepSlice } from '../slice';
 
 interface ChallengeParsed extends Parsed<CompleteChallenge> {
@@ -26,12 +26,9 @@ export const payerChallengeResult: PayerStepSlice<
       acsReference: record.acsReference ?? '',
       choice,
     });
-    const key = record.sessionId
-      ? ports.sessions.keyOf(ids.merchantId, record.sessionId)
-      : undefined;
     return {
       ...request,
-      outcome: { result, ...(key ? { encryptedData: encryptForMerchant(key, ids, result) } : {}) },
+      outcome: { result, ...encryptedForSession(ports.sessions, ids, record.sessionId, result) },
     };
   },
 };

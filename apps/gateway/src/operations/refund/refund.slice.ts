@@ -1,4 +1,3 @@
-import { contractsOf } from '@gateway/contract';
 import type { Refund } from '@gateway/domain';
 import { amount, get, optionalString, requiredString } from '../../transaction/body-fields';
 import { sourceOf } from '../../transaction/source-of-funds.mapper';
@@ -8,7 +7,6 @@ import type { OperationSlice, Parsed } from '../slice';
 
 /** REFUND: returns captured money, or pays out to a card on a new order (a standalone refund). */
 export const refund: OperationSlice<Parsed<Refund>> = {
-  contracts: contractsOf('REFUND'),
   parse(body, ctx) {
     const target = optionalString(body, 'transaction.targetTransactionId');
     const standalone =

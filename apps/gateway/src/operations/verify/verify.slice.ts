@@ -1,4 +1,3 @@
-import { contractsOf } from '@gateway/contract';
 import type { Verify } from '@gateway/domain';
 import { optionalString, requiredString } from '../../transaction/body-fields';
 import { askToFund, fundingOf, type FundingParsed } from '../funding';
@@ -7,9 +6,8 @@ import type { OperationSlice } from '../slice';
 
 /** VERIFY: checks the card or account with the acquirer; no money is asked for. */
 export const verify: OperationSlice<FundingParsed<Verify>> = {
-  contracts: contractsOf('VERIFY'),
   parse(body, ctx) {
-    const { instrument, sourceOfFunds, ...forAcquirer } = fundingOf(body, ctx);
+    const { sourceOfFunds, ...forAcquirer } = fundingOf(body, ctx);
     // Version 16 names the currency transaction.currency; 29 names it order.currency.
     const currency =
       optionalString(body, 'transaction.currency') ?? requiredString(body, 'order.currency');
@@ -20,7 +18,7 @@ export const verify: OperationSlice<FundingParsed<Verify>> = {
       currency,
       sourceOfFunds,
     };
-    return { request, instrument, ...forAcquirer };
+    return { request, ...forAcquirer };
   },
   ask: (parsed, ctx) => askToFund(parsed, 'VERIFY', ctx),
 };

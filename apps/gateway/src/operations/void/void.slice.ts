@@ -1,4 +1,3 @@
-import { contractsOf } from '@gateway/contract';
 import { findTransaction, type Void } from '@gateway/domain';
 import { requiredString } from '../../transaction/body-fields';
 import { askAcquirer } from '../acquirer.ask';
@@ -7,7 +6,6 @@ import type { OperationSlice, Parsed } from '../slice';
 
 /** VOID: cancels an approved transaction of the order; the acquirer answers. */
 export const voidTransaction: OperationSlice<Parsed<Void>> = {
-  contracts: contractsOf('VOID'),
   parse: (body, ctx) => ({
     request: {
       ...requestBase(body, ctx),
