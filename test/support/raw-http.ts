@@ -39,7 +39,11 @@ export function openRequest(
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
       response.once('end', () =>
-        resolve({ status: response.statusCode!, headers: response.headers, body: parse(text) }),
+        resolve({
+          status: response.statusCode!,
+          headers: response.headers,
+          body: parseAnswerBody(text),
+        }),
       );
     });
   });
@@ -86,12 +90,13 @@ export function sendRawBytes(baseUrl: string, bytes: Buffer | string): Promise<R
         const colon = line.indexOf(':');
         headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
       }
-      resolve({ status: Number(status[1]), headers, body: parse(rest.join('\r\n\r\n')) });
+      resolve({ status: Number(status[1]), headers, body: parseAnswerBody(rest.join('\r\n\r\n')) });
     });
   });
 }
 
-function parse(text: string): unknown {
+/** An answer's body: its JSON, or its text when it is not JSON. */
+export function parseAnswerBody(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

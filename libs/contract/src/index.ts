@@ -45,4 +45,9 @@ export {
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi/document';
 export { responseSchemas } from './openapi/response-schemas';
 export { updateSessionContract, validateSessionUpdate } from './session/update-session.contract';
+export {
+  checkoutOperationAt,
+  createSessionContract,
+  validateSessionCreate,
+} from './session/create-session.contract';
 export { jsonShapeError, MAX_LIST_ELEMENTS } from './json-shape';

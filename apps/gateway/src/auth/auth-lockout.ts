@@ -68,7 +68,8 @@ class FailureTally {
     if (refused) this.fail(key, now);
   }
 
-  private fail(key: string, now: number): void {
+  /** A refusal decided at once, with no check in progress to account for. */
+  fail(key: string, now: number): void {
     let entry = this.entries.get(key);
     if (!entry) {
       if (!this.makeRoom(now)) return;
@@ -126,6 +127,14 @@ class FailureTally {
 export class AuthLockout {
   private readonly merchants: FailureTally;
   private readonly addresses: FailureTally;
+  /**
+   * Session ids offered as passwords and refused (session authentication), per client address
+   * only: apart from the API password's counts, which they never touch and which never stop them.
+   * Per address because a merchant-wide count would let anyone shut every payer's device out of
+   * the merchant's sessions; a session id (125 random bits) cannot be guessed anyway, so this
+   * bounds the lookups a prober gets, not a real chance of success.
+   */
+  private readonly sessionAddresses: FailureTally;
 
   constructor(
     settings: LockoutSettings,
@@ -134,6 +143,7 @@ export class AuthLockout {
     const { maxFailures, lockoutSeconds, trackedKeys } = settings;
     this.merchants = new FailureTally(maxFailures, lockoutSeconds * 1000, trackedKeys);
     this.addresses = new FailureTally(maxFailures, lockoutSeconds * 1000, trackedKeys);
+    this.sessionAddresses = new FailureTally(maxFailures, lockoutSeconds * 1000, trackedKeys);
   }
 
   /** Whole seconds until the merchant id and the address may both try again; 0 when neither is locked. */
@@ -164,5 +174,15 @@ export class AuthLockout {
     const now = this.clock();
     this.merchants.end(merchantId, refused, now);
     this.addresses.end(address, refused, now);
+  }
+
+  /** Whole seconds until the address may offer a session id again; 0 when it may now. */
+  sessionRetryAfter(address: string): number {
+    return Math.ceil(this.sessionAddresses.lockedFor(address, this.clock()) / 1000);
+  }
+
+  /** A session id offered as a password named no live session of the merchant. */
+  sessionRefused(address: string): void {
+    this.sessionAddresses.fail(address, this.clock());
   }
 }

@@ -3,9 +3,11 @@ import {
   createParamDecorator,
   Inject,
   Injectable,
+  SetMetadata,
   type CanActivate,
   type ExecutionContext,
 } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
 import {
@@ -17,8 +19,19 @@ import {
 import { GatewayMetrics } from '../ops/gateway-metrics';
 import { MerchantAdmission } from '../protection/merchant-admission';
 import { MerchantRateLimiter } from '../protection/merchant-rate-limiter';
+import { PaymentSessions } from '../session/payment-sessions';
 import { MERCHANT_REGISTRY } from '../tokens';
 import { AuthLockout } from './auth-lockout';
+import { offeredSessionId } from './session-credentials';
+
+const SESSION_ID_AS_PASSWORD = 'gateway:sessionIdAsPassword';
+
+/**
+ * Marks the one route where the path's session id is a password (Update Session, `PUT
+ * …/session/{sessionId}`): the mobile SDKs send it from the payer's device, which never holds the
+ * API password. No other route, and no other method, takes a session id.
+ */
+export const SessionIdAsPassword = () => SetMetadata(SESSION_ID_AS_PASSWORD, true);
 
 type AuthenticatedRequest = FastifyRequest & { merchant?: Merchant; byCertificate?: boolean };
 
@@ -28,9 +41,12 @@ type AuthenticatedRequest = FastifyRequest & { merchant?: Merchant; byCertificat
  * 1. certificate: the TLS client certificate is valid for the configured client CA and is the
  *    one the merchant's entry names; no password is needed, and password lockouts do not apply
  *    (someone guessing passwords cannot lock a certificate holder out);
- * 2. otherwise HTTP Basic: the user is `merchant.<merchantId>`, the password the API password.
+ * 2. on Update Session only (API version 50 and above), the session: the path's session id as the
+ *    password, for that request on that live session (session-credentials.ts);
+ * 3. otherwise HTTP Basic: the user is `merchant.<merchantId>`, the password the API password.
  * Every failure answers the same 401 (with the Basic challenge), whatever was wrong. Refused
- * passwords lock the merchant id and the client address out of Basic for a while (AuthLockout).
+ * passwords lock the merchant id and the client address out of Basic for a while (AuthLockout);
+ * refused session ids lock the address out of session authentication only.
  * An authenticated merchant over its request rate limit gets 429. Both say when to retry in
  * Retry-After. Last, the request is counted in flight for its merchant, or refused
  * (MerchantAdmission).
@@ -43,6 +59,8 @@ export class BasicAuthGuard implements CanActivate {
     private readonly rateLimiter: MerchantRateLimiter,
     private readonly metrics: GatewayMetrics,
     private readonly admission: MerchantAdmission,
+    private readonly sessions: PaymentSessions,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -50,7 +68,10 @@ export class BasicAuthGuard implements CanActivate {
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const pathMerchant = (request.params as Record<string, string | undefined>).merchantId ?? '';
     const byCertificate = pathMerchant && this.certificateMerchant(request, pathMerchant);
-    const merchant = byCertificate || (await this.byPassword(request, reply, pathMerchant));
+    const merchant =
+      byCertificate ||
+      this.bySession(context, request, reply, pathMerchant) ||
+      (await this.byPassword(request, reply, pathMerchant));
     const wait = this.rateLimiter.take(merchant);
     if (wait) {
       this.metrics.refusals.inc({ reason: 'rate_limited' });
@@ -74,6 +95,31 @@ export class BasicAuthGuard implements CanActivate {
     const certificate = socket.getPeerX509Certificate?.();
     if (!merchant?.enabled || !merchant.certificate || !certificate) return undefined;
     return matchesCertificate(merchant.certificate, certificate) ? merchant : undefined;
+  }
+
+  /**
+   * Session credentials on the route marked for them (undefined when none are offered): the
+   * merchant when its session of the path is live (not expired), else a 401 counted against the
+   * client address's session-id count. The API password is never checked here, so a session id
+   * cannot probe it, and its lockout neither counts these nor stops them.
+   */
+  private bySession(
+    context: ExecutionContext,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    pathMerchant: string,
+  ): Merchant | undefined {
+    if (request.method !== 'PUT' || merchantIdProblem(pathMerchant)) return undefined;
+    if (!this.reflector.get<boolean>(SESSION_ID_AS_PASSWORD, context.getHandler()))
+      return undefined;
+    const sessionId = offeredSessionId(request, pathMerchant);
+    if (sessionId === undefined) return undefined;
+    const lockedFor = this.lockout.sessionRetryAfter(request.ip);
+    if (lockedFor) throw this.lockedOut(reply, lockedFor);
+    const merchant = this.merchants.find(pathMerchant);
+    if (merchant?.enabled && this.sessions.isLive(pathMerchant, sessionId)) return merchant;
+    this.lockout.sessionRefused(request.ip);
+    throw ApiError.unauthorized();
   }
 
   /**

@@ -65,6 +65,11 @@ export class PaymentSessions {
     return session;
   }
 
+  /** Whether the merchant's session exists and has not expired: session authentication's test. */
+  isLive(merchantId: string, id: string): boolean {
+    return SESSION_ID.test(id) && this.store.find(merchantId, id, this.clock()) !== undefined;
+  }
+
   update(merchantId: string, id: string, body: unknown): StoredSession {
     const session = this.retrieve(merchantId, id);
     const validated = validateSessionUpdate(body);

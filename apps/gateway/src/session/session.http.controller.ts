@@ -1,9 +1,10 @@
-import { ApiError } from '@gateway/contract';
+import { ApiError, validateSessionCreate } from '@gateway/contract';
 import { Body, Controller, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
 import {
   AuthenticatedMerchant,
   BasicAuthGuard,
   CertificateAuthenticated,
+  SessionIdAsPassword,
 } from '../auth/basic-auth.guard';
 import { parseOrderPath, refuseCardNumber } from '../http/path-params';
 import type { Merchant } from '@gateway/merchants';
@@ -17,14 +18,23 @@ import { renderSession } from './session.response';
 export class SessionHttpController {
   constructor(private readonly sessions: PaymentSessions) {}
 
+  /** Nothing asked for is ignored: a body asking for more than an empty session is refused. */
   @Post()
   @HttpCode(201)
-  create(@Param() params: { version?: string }, @AuthenticatedMerchant() merchant: Merchant) {
-    checkVersion(params);
+  create(
+    @Param() params: { version?: string },
+    @Body() body: unknown,
+    @AuthenticatedMerchant() merchant: Merchant,
+  ) {
+    const version = checkVersion(params);
+    const validated = validateSessionCreate(version, body === undefined ? {} : body);
+    if (!validated.ok) throw ApiError.fromFieldError(validated.error);
     return renderSession(this.sessions.create(merchant.id), 'NO_UPDATE', true);
   }
 
+  /** Also authenticated by the session id itself, from the payer's device (mobile SDKs). */
   @Put(':sessionId')
+  @SessionIdAsPassword()
   update(
     @Param() params: { version?: string; sessionId?: string },
     @Body() body: unknown,
@@ -49,8 +59,8 @@ export class SessionHttpController {
 }
 
 /** The path's version follows the same rules as for orders. */
-function checkVersion(params: { version?: string }): void {
-  parseOrderPath({ version: params.version, orderId: 'session' });
+function checkVersion(params: { version?: string }): number {
+  return parseOrderPath({ version: params.version, orderId: 'session' }).apiVersion;
 }
 
 function sessionIdOf(params: { sessionId?: string }): string {

@@ -122,4 +122,21 @@ describe('AuthLockout', () => {
     expect(limiter.retryAfter('B', 'z')).toBe(10);
     expect(limiter.retryAfter('C', 'z')).toBe(20);
   });
+
+  it('counts refused session ids per address, apart from the API password: neither locks the other', () => {
+    const limiter = lockout();
+    for (let i = 0; i < 2; i++) limiter.sessionRefused('10.0.0.1');
+    expect(limiter.sessionRetryAfter('10.0.0.1')).toBe(0);
+    limiter.sessionRefused('10.0.0.1');
+    expect(limiter.sessionRetryAfter('10.0.0.1')).toBe(60);
+    expect(limiter.sessionRetryAfter('10.0.0.2')).toBe(0);
+    // The API password's counts saw none of it, and a password lock leaves session ids alone.
+    expect(limiter.retryAfter('SHOP', '10.0.0.1')).toBe(0);
+    for (let i = 0; i < 3; i++) refuse(limiter, 'SHOP', '10.0.0.3');
+    expect(limiter.retryAfter('SHOP', '10.0.0.3')).toBe(60);
+    expect(limiter.sessionRetryAfter('10.0.0.3')).toBe(0);
+    // Session-id counts drain like the others.
+    now += 60_000;
+    expect(limiter.sessionRetryAfter('10.0.0.1')).toBe(0);
+  });
 });
