@@ -10,7 +10,7 @@ import { parseOrderPath, refuseCardNumber } from '../http/path-params';
 import type { Merchant } from '@gateway/merchants';
 import { cardMaskFor } from '@gateway/order-view';
 import { PaymentSessions, SESSION_ID } from './payment-sessions';
-import { renderSession } from './session.response';
+import { renderSession, withCorrelationId } from './session.response';
 
 /** Create (POST), Update (PUT) and Retrieve (GET) a payment session. */
 @Controller('api/rest/version/:version/merchant/:merchantId/session')
@@ -29,7 +29,8 @@ export class SessionHttpController {
     const version = checkVersion(params);
     const validated = validateSessionCreate(version, body === undefined ? {} : body);
     if (!validated.ok) throw ApiError.fromFieldError(validated.error);
-    return renderSession(this.sessions.create(merchant.id), 'NO_UPDATE', true);
+    const session = this.sessions.create(merchant.id);
+    return withCorrelationId(renderSession(session, 'NO_UPDATE', true), body);
   }
 
   /** Also authenticated by the session id itself, from the payer's device (mobile SDKs). */
@@ -43,7 +44,8 @@ export class SessionHttpController {
   ) {
     checkVersion(params);
     const session = this.sessions.update(merchant.id, sessionIdOf(params), body);
-    return renderSession(session, 'SUCCESS', false, cardMaskFor(merchant, byCertificate));
+    const cardMask = cardMaskFor(merchant, byCertificate);
+    return withCorrelationId(renderSession(session, 'SUCCESS', false, cardMask), body);
   }
 
   @Get(':sessionId')

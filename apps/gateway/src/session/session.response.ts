@@ -26,3 +26,9 @@ export function renderSession(
     },
   };
 }
+
+/** Spec, correlationId: transient, echoed in the response (as operations echo it). */
+export function withCorrelationId(rendered: Json, body: unknown): Json {
+  const correlationId = (body as Json | undefined)?.correlationId;
+  return typeof correlationId === 'string' ? { ...rendered, correlationId } : rendered;
+}
