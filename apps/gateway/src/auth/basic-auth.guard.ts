@@ -109,9 +109,10 @@ export class BasicAuthGuard implements CanActivate {
     reply: FastifyReply,
     pathMerchant: string,
   ): Merchant | undefined {
-    if (request.method !== 'PUT' || merchantIdProblem(pathMerchant)) return undefined;
+    if (request.method !== 'PUT') return undefined;
     if (!this.reflector.get<boolean>(SESSION_ID_AS_PASSWORD, context.getHandler()))
       return undefined;
+    if (merchantIdProblem(pathMerchant)) return undefined;
     const sessionId = offeredSessionId(request, pathMerchant);
     if (sessionId === undefined) return undefined;
     const lockedFor = this.lockout.sessionRetryAfter(request.ip);
