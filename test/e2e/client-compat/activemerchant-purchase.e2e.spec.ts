@@ -35,19 +35,18 @@ const OPTIONS = {
 };
 
 /** `new_post` of the gem: every group, empty unless the operation fills it. */
+const NEW_POST: Record<string, unknown> = {
+  order: {},
+  transaction: {},
+  sourceOfFunds: { provided: { card: {} } },
+  customer: {},
+  billing: {},
+  device: {},
+  shipping: {},
+};
+
 function post(apiOperation: string, fill: Record<string, unknown>) {
-  return {
-    order: {},
-    transaction: {},
-    sourceOfFunds: { provided: { card: {} } },
-    customer: {},
-    billing: {},
-    device: {},
-    shipping: {},
-    ...OPTIONS,
-    ...fill,
-    apiOperation,
-  };
+  return { ...NEW_POST, ...OPTIONS, ...fill, apiOperation };
 }
 
 const card = {
