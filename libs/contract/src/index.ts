@@ -45,4 +45,5 @@ export {
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi/document';
 export { responseSchemas } from './openapi/response-schemas';
 export { updateSessionContract, validateSessionUpdate } from './session/update-session.contract';
-export { jsonShapeError, MAX_LIST_ELEMENTS } from './json-shape';
+export { jsonShapeError, MAX_LIST_ELEMENTS, scanJsonShape, type JsonShape } from './json-shape';
+export { numbersAsWritten, withNumberLiterals } from './number-literals';

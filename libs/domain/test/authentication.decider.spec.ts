@@ -40,6 +40,9 @@ const frictionless = (result: typeof successful, gatewayCode: 'APPROVED' | 'DECL
     },
   });
 
+/** An order whose challenge succeeded: authentication a1 is complete. */
+const authenticated = [created(), initiated(), started, challengeCompleted(successful, 'APPROVED')];
+
 describe('3-D Secure authentication', () => {
   describe('INITIATE_AUTHENTICATION', () => {
     it('opens an AUTHENTICATION transaction on a new order, moving no money', () => {
@@ -218,12 +221,6 @@ describe('3-D Secure authentication', () => {
   });
 
   describe('AUTHORIZE citing authentication.transactionId', () => {
-    const authenticated = [
-      created(),
-      initiated(),
-      started,
-      challengeCompleted(successful, 'APPROVED'),
-    ];
     const cite = (extra = {}) =>
       authorize({
         transactionId: 't1',
@@ -335,12 +332,6 @@ describe('3-D Secure authentication', () => {
   });
 
   describe('AUTHORIZE and PAY naming a 3DSecureId', () => {
-    const authenticated = [
-      created(),
-      initiated(),
-      started,
-      challengeCompleted(successful, 'APPROVED'),
-    ];
     const authorization: OrderEvent = {
       type: 'AuthorizationProcessed',
       data: recorded('AUTHORIZATION', 't1', 25_000, { sourceOfFunds: card }),
