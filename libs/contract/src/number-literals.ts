@@ -57,19 +57,25 @@ interface NumberAt {
 const NUMERIC_KINDS = new Set(['decimal', 'digits', 'integer']);
 const INTEGER_LITERAL = /^-?[0-9]+$/;
 
-function numbersIn(field: Field, sent: unknown, path: Path, found: NumberAt[]): void {
+/** `path`: the members from the body to `sent`, pushed and popped; copied only for a find. */
+function numbersIn(field: Field, sent: unknown, path: (string | number)[], found: NumberAt[]) {
   if (field.kind === 'group') {
     if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) return;
     for (const name in sent) {
-      const member = (sent as Record<string, unknown>)[name];
-      if (Object.hasOwn(field.fields, name))
-        numbersIn(field.fields[name], member, [...path, name], found);
+      if (!Object.hasOwn(field.fields, name)) continue;
+      path.push(name);
+      numbersIn(field.fields[name], (sent as Record<string, unknown>)[name], path, found);
+      path.pop();
     }
   } else if (field.kind === 'array') {
-    if (Array.isArray(sent))
-      sent.forEach((element, i) => numbersIn(field.of, element, [...path, i], found));
+    if (!Array.isArray(sent)) return;
+    for (let i = 0; i < sent.length; i++) {
+      path.push(i);
+      numbersIn(field.of, sent[i], path, found);
+      path.pop();
+    }
   } else if (typeof sent === 'number' && NUMERIC_KINDS.has(field.kind))
-    found.push({ path, integer: field.kind === 'integer' });
+    found.push({ path: path.slice(), integer: field.kind === 'integer' });
 }
 
 /** `value` with the member at `path` (from `depth`) replaced: copies only along the path. */
@@ -116,7 +122,21 @@ function literalsOf(text: string): Literals {
   }
 }
 
-const NUMBER_CHAR = /[-+.eE0-9]/;
+/** Whitespace as JSON defines it: space, tab, line feed, carriage return. */
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+/** What a number literal is made of: digits, '-', '+', '.', 'e', 'E'. */
+function isNumberChar(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x2d ||
+    code === 0x2b ||
+    code === 0x2e ||
+    (code | 0x20) === 0x65
+  );
+}
 
 /**
  * A JSON parser that keeps only what the conversion needs. It reads text JSON.parse has
@@ -127,59 +147,54 @@ const NUMBER_CHAR = /[-+.eE0-9]/;
 export function parseLiterals(text: string): Literals {
   // Fastify's parser drops a byte order mark before parsing; so does this one.
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const skipSpace = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
+  const next = (): number => {
+    while (isSpace(text.charCodeAt(i))) i++;
+    return text.charCodeAt(i);
   };
   const value = (): Literals => {
-    skipSpace();
-    const c = text[i];
-    if (c === '{') {
+    const c = next();
+    if (c === 0x7b /* { */) {
       i++;
       const members: { [name: string]: Literals } = Object.create(null);
-      skipSpace();
-      if (text[i] === '}') {
+      if (next() === 0x7d /* } */) {
         i++;
         return members;
       }
       for (;;) {
-        skipSpace();
+        next();
         const end = stringEnd(text, i);
-        const literal = text.slice(i, end + 1);
-        const name = literal.includes('\\')
-          ? (JSON.parse(literal) as string)
-          : literal.slice(1, -1);
+        const name = text.slice(i + 1, end);
         i = end + 1;
-        skipSpace();
+        next();
         i++; // ':'
-        members[name] = value();
-        skipSpace();
-        if (text[i++] === '}') return members;
+        members[name.includes('\\') ? (JSON.parse(`"${name}"`) as string) : name] = value();
+        next();
+        if (text.charCodeAt(i++) === 0x7d) return members;
       }
     }
-    if (c === '[') {
+    if (c === 0x5b /* [ */) {
       i++;
       const elements: Literals[] = [];
-      skipSpace();
-      if (text[i] === ']') {
+      if (next() === 0x5d /* ] */) {
         i++;
         return elements;
       }
       for (;;) {
         elements.push(value());
-        skipSpace();
-        if (text[i++] === ']') return elements;
+        next();
+        if (text.charCodeAt(i++) === 0x5d) return elements;
       }
     }
-    if (c === '"') {
+    if (c === 0x22 /* " */) {
       i = stringEnd(text, i) + 1;
       return undefined;
     }
     const start = i;
-    if (c === '-' || (c >= '0' && c <= '9')) {
-      while (i < text.length && NUMBER_CHAR.test(text[i])) i++;
+    if (isNumberChar(c)) {
+      while (isNumberChar(text.charCodeAt(i))) i++;
       return new NumberLiteral(text.slice(start, i));
     }
-    while (i < text.length && text[i] >= 'a' && text[i] <= 'z') i++; // true, false, null
+    while (text.charCodeAt(i) >= 0x61 && text.charCodeAt(i) <= 0x7a) i++; // true, false, null
     if (i === start) throw new SyntaxError(`Unexpected character at ${start}`);
     return undefined;
   };
