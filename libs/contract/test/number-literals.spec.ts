@@ -1,6 +1,11 @@
 import 'reflect-metadata';
 import fc from 'fast-check';
-import { scanJsonShape, validateBody, withNumberLiterals } from '@gateway/contract';
+import {
+  findEmbeddedCardNumber,
+  scanJsonShape,
+  validateBody,
+  withNumberLiterals,
+} from '@gateway/contract';
 import { parseLiterals } from '../src/number-literals';
 
 /** What the gateway does with a body's text: JSON.parse, then the literals of its numbers. */
@@ -50,6 +55,18 @@ describe('withNumberLiterals', () => {
       expect(asNumber).toMatchObject({ error: { field: 'order.amount' } });
     },
   );
+
+  it('a card number written as a number outside the card field is refused by the card-data guard', () => {
+    const order =
+      '{"amount":"1.00","currency":"USD","item":[{"name":"a","quantity":5123450000000008,"unitPrice":"1.00"}]}';
+    const validated = validateBody(100, asWritten(authorize(order)));
+    if (!validated.ok) throw new Error(validated.error.explanation);
+    expect(findEmbeddedCardNumber(validated.value)).toEqual({
+      field: 'order.item[0].quantity',
+      validationType: 'INVALID',
+      explanation: expect.stringMatching(/could be a card number/),
+    });
+  });
 
   it('leaves a number anywhere else a number, refused as before', () => {
     const body = asWritten(authorize('{"amount":"1.00","currency":840,"reference":12}'));
