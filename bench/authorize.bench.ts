@@ -1,6 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { authorizeBody } from './authorize-body';
+import { printBodyParseFigures } from './body-parse.bench';
 import { printJsonLine, printLoadTables } from './load-report';
 import { measureLoad, type LoadFigures } from './measured-load';
 import { startServer, writeBenchMerchant } from './processes';
@@ -10,23 +12,11 @@ import { startServer, writeBenchMerchant } from './processes';
  * configuration (every in-process consumer on), against a bare Fastify route parsing and echoing
  * the same JSON, in the same run on the same machine. Each server runs in its own process;
  * autocannon drives it from this one. Prints requests/s, p50, p99 and the server's CPU per
- * request (whole process, main thread, each kind of thread); BENCH_JSON=1 adds one JSON line.
+ * request (whole process, main thread, each kind of thread), then the body parse alone
+ * (body-parse.bench.ts); BENCH_JSON=1 adds one JSON line.
  */
 // Runs from dist/bench: the repository root is two levels up.
 const ROOT = resolve(__dirname, '../..');
-
-const body = JSON.stringify({
-  apiOperation: 'AUTHORIZE',
-  order: { amount: '100.00', currency: 'USD', reference: 'bench' },
-  billing: { address: { street: 'Alpha St', city: 'Bench', postcodeZip: '12345', country: 'USA' } },
-  customer: { email: 'payer@example.com', firstName: 'Ben', lastName: 'Chmark' },
-  sourceOfFunds: {
-    type: 'CARD',
-    provided: {
-      card: { number: '5123450000000008', expiry: { month: '1', year: '39' }, securityCode: '100' },
-    },
-  },
-});
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
@@ -35,7 +25,7 @@ async function main(): Promise<void> {
   const spec = (name: string) => ({
     name,
     authorization,
-    body,
+    body: authorizeBody,
     path: () =>
       `/api/rest/version/100/merchant/TESTBENCH/order/bench-${process.pid}-${name}-${++sequence}/transaction/1`,
   });
@@ -53,6 +43,7 @@ async function main(): Promise<void> {
   await gateway.stop();
 
   printLoadTables(results);
+  printBodyParseFigures();
   printJsonLine('authorize', results);
 }
 

@@ -104,7 +104,7 @@ describe('bad input gets a precise error and changes nothing', () => {
     expectInvalidRequest(
       await under.api.put('/order/ty-1/transaction/t1', {
         ...authorizeBody(),
-        order: { amount: 100, currency: 'USD' },
+        order: { amount: true, currency: 'USD' },
       }),
       'order.amount',
       'INVALID',

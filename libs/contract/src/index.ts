@@ -50,4 +50,5 @@ export {
   createSessionContract,
   validateSessionCreate,
 } from './session/create-session.contract';
-export { jsonShapeError, MAX_LIST_ELEMENTS } from './json-shape';
+export { jsonShapeError, MAX_LIST_ELEMENTS, scanJsonShape, type JsonShape } from './json-shape';
+export { numbersAsWritten, withNumberLiterals } from './number-literals';

@@ -22,6 +22,9 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
+const MINUS = 0x2d;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
 
 /**
  * Refuses JSON text nested deeper than the contracts allow, or holding a list longer than any
@@ -30,13 +33,36 @@ const CLOSE_ARRAY = 0x5d;
  * Malformed text is left to the parser.
  */
 export function jsonShapeError(text: string): RequestError | undefined {
+  return scanJsonShape(text).error;
+}
+
+/** What one scan of a body's text finds: an excess to refuse, and whether it holds a number. */
+export interface JsonShape {
+  readonly error?: RequestError;
+  /** A number literal outside strings: only then can a number sit where a string is expected. */
+  readonly holdsNumbers: boolean;
+}
+
+const WITHOUT_NUMBERS: JsonShape = { holdsNumbers: false };
+const WITH_NUMBERS: JsonShape = { holdsNumbers: true };
+
+/**
+ * jsonShapeError, and in the same pass whether the text holds a number: a number begins with
+ * '-' or a digit, which outside strings nothing else does. Costs a comparison or two per
+ * character outside strings, and nothing is allocated for a body that passes.
+ */
+export function scanJsonShape(text: string): JsonShape {
+  numbersSeen = false;
   const offset = firstExcess(text);
-  return offset === undefined ? undefined : describeExcess(text, offset);
+  if (offset !== undefined)
+    return { error: describeExcess(text, offset), holdsNumbers: numbersSeen };
+  return numbersSeen ? WITH_NUMBERS : WITHOUT_NUMBERS;
 }
 
 // One scan at a time (the event loop is single-threaded): the per-level state is reused.
 const isList = new Uint8Array(MAX_NESTING + 1);
 const commas = new Int32Array(MAX_NESTING + 1);
+let numbersSeen = false;
 
 /** Where the first container too deep opens, or the comma after a list's last allowed element. */
 function firstExcess(text: string): number | undefined {
@@ -52,15 +78,15 @@ function firstExcess(text: string): number | undefined {
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       if (depth === 0) return undefined;
       depth--;
-    } else if (c === COMMA && isList[depth] === 1 && ++commas[depth] === MAX_LIST_ELEMENTS) {
-      return i;
-    }
+    } else if (c === COMMA) {
+      if (isList[depth] === 1 && ++commas[depth] === MAX_LIST_ELEMENTS) return i;
+    } else if (c <= DIGIT_9 && (c >= DIGIT_0 || c === MINUS)) numbersSeen = true;
   }
   return undefined;
 }
 
 /** The index of the quote closing the string that opens at `start` (or the end of the text). */
-function stringEnd(text: string, start: number): number {
+export function stringEnd(text: string, start: number): number {
   let end = start;
   for (;;) {
     end = text.indexOf('"', end + 1);

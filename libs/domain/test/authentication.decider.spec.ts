@@ -14,7 +14,7 @@ import {
   threeDs,
 } from './authentication.fixtures';
 import { given, orderOf } from './decider-spec';
-import { authorize, card, created, recorded } from './order.fixtures';
+import { authorize, card, created, pay, recorded } from './order.fixtures';
 
 const statusAfter = (events: OrderEvent[]) => {
   const order = orderOf(foldOrder(events));
@@ -39,6 +39,9 @@ const frictionless = (result: typeof successful, gatewayCode: 'APPROVED' | 'DECL
       encryptedData: encrypted,
     },
   });
+
+/** An order whose challenge succeeded: authentication a1 is complete. */
+const authenticated = [created(), initiated(), started, challengeCompleted(successful, 'APPROVED')];
 
 describe('3-D Secure authentication', () => {
   describe('INITIATE_AUTHENTICATION', () => {
@@ -218,12 +221,6 @@ describe('3-D Secure authentication', () => {
   });
 
   describe('AUTHORIZE citing authentication.transactionId', () => {
-    const authenticated = [
-      created(),
-      initiated(),
-      started,
-      challengeCompleted(successful, 'APPROVED'),
-    ];
     const cite = (extra = {}) =>
       authorize({
         transactionId: 't1',
@@ -332,5 +329,37 @@ describe('3-D Secure authentication', () => {
             data: recorded('AUTHORIZATION', 't1', 25_000, { sourceOfFunds: card }),
           },
         ]));
+  });
+
+  describe('AUTHORIZE and PAY naming a 3DSecureId', () => {
+    const authorization: OrderEvent = {
+      type: 'AuthorizationProcessed',
+      data: recorded('AUTHORIZATION', 't1', 25_000, { sourceOfFunds: card }),
+    };
+
+    it('naming a 3-D Secure record of the order is accepted', () =>
+      given(authenticated)
+        .when(authorize({ transactionId: 't1', amount: 25_000, threeDSecureId: 'a1' }))
+        .then([authorization]));
+
+    it('naming no transaction of the order is refused naming 3DSecureId', () =>
+      given(authenticated)
+        .when(authorize({ transactionId: 't1', amount: 25_000, threeDSecureId: 'nope' }))
+        .thenRejects('3DSecureId'));
+
+    it('on a new order, where it can name nothing, is refused', () =>
+      given([])
+        .when(pay({ transactionId: 't1', amount: 25_000, threeDSecureId: 'a1' }))
+        .thenRejects('3DSecureId'));
+
+    const declinedPayment: OrderEvent = {
+      type: 'PaymentProcessed',
+      data: recorded('PAYMENT', 't0', 1_000, { sourceOfFunds: card, gatewayCode: 'DECLINED' }),
+    };
+
+    it('naming a transaction that is no 3-D Secure record is refused', () =>
+      given([created(), declinedPayment])
+        .when(pay({ transactionId: 't1', amount: 25_000, threeDSecureId: 't0' }))
+        .thenRejects('3DSecureId'));
   });
 });

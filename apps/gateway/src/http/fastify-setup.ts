@@ -1,6 +1,7 @@
-import { ApiError, jsonShapeError } from '@gateway/contract';
+import { ApiError, scanJsonShape } from '@gateway/contract';
 import type { FastifyInstance } from 'fastify';
 import { PAYER_PAGES } from '../payer/payer-page.response';
+import { keepTextOfNumbers } from './body-numbers';
 
 /** Beyond this, a body is not even read: the connection is dropped. */
 const DISCARD_LIMIT = 64 * 1024 * 1024;
@@ -14,7 +15,8 @@ const DISCARD_LIMIT = 64 * 1024 * 1024;
  * and the client would lose the error. Past DISCARD_LIMIT the connection is simply dropped.
  *
  * JSON nested deeper or holding longer lists than any contract allows is refused before parsing,
- * naming the field (jsonShapeError).
+ * naming the field (jsonShapeError). The same scan tells whether the text holds a number: only
+ * then is the text kept beside the parsed body, for the literals (body-numbers.ts).
  *
  * The payer's pages (/payer/…) are posted by browsers as HTML forms: their bodies are parsed as
  * form fields instead.
@@ -45,9 +47,13 @@ export function configureFastify(fastify: FastifyInstance, bodyLimit: number): v
       const text = Buffer.concat(chunks).toString('utf8');
       if (request.url.startsWith(PAYER_PAGES))
         return done(null, Object.fromEntries(new URLSearchParams(text)));
-      const shapeError = jsonShapeError(text);
-      if (shapeError) return done(ApiError.fromFieldError(shapeError), undefined);
-      parseJson(request, text, done);
+      const shape = scanJsonShape(text);
+      if (shape.error) return done(ApiError.fromFieldError(shape.error), undefined);
+      if (!shape.holdsNumbers) return parseJson(request, text, done);
+      parseJson(request, text, (error, body) => {
+        if (!error) keepTextOfNumbers(body, text);
+        done(error, body);
+      });
     });
   });
 }

@@ -13,14 +13,16 @@ export interface FundingParsed<R extends Authorize | Pay | Verify> extends Parse
   readonly acceptPartialAmount: boolean;
 }
 
-/** The amount and currency of AUTHORIZE and PAY, and the authentication they may cite. */
+/** The amount and currency of AUTHORIZE and PAY, and the authentication they may cite or name. */
 export function paymentOf(body: Body, ctx: ParseContext) {
   const cited = optionalString(body, 'authentication.transactionId');
+  const threeDSecureId = optionalString(body, '3DSecureId');
   return {
     ...requestBase(body, ctx),
     amount: amount(body, 'order.amount'),
     currency: requiredString(body, 'order.currency'),
     ...(cited !== undefined ? { authenticationTransactionId: cited } : {}),
+    ...(threeDSecureId !== undefined ? { threeDSecureId } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   isJsonObject,
   malformedField,
   validateBody,
+  withNumberLiterals,
 } from '@gateway/contract';
 import { Body, Controller, Get, HttpCode, Param, Put, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
@@ -12,6 +13,7 @@ import {
   BasicAuthGuard,
   CertificateAuthenticated,
 } from '../auth/basic-auth.guard';
+import { textOfNumbers } from '../http/body-numbers';
 import { idParam, parseOrderPath } from '../http/path-params';
 import type { Merchant } from '@gateway/merchants';
 import { RetrieveOrderQuery } from '../order/retrieve-order.query';
@@ -40,6 +42,18 @@ function wellFormed(apiVersion: number, body: Record<string, unknown>): Record<s
   return body;
 }
 
+/**
+ * Numbers at decimal, digits and integer fields judged by their literals as written (issue 14).
+ * Everything after this, the retry fingerprint included, sees `100.00` as `"100.00"`: the two are
+ * one request.
+ */
+function numbersAsWritten(apiVersion: number, sent: unknown): unknown {
+  const text = textOfNumbers(sent);
+  return text !== undefined && isJsonObject(sent)
+    ? withNumberLiterals(apiVersion, sent, text)
+    : sent;
+}
+
 /** PUT …/transaction/{id} runs an operation; GET retrieves one transaction. */
 @Controller(
   'api/rest/version/:version/merchant/:merchantId/order/:orderId/transaction/:transactionId',
@@ -58,12 +72,13 @@ export class TransactionHttpController {
   @HttpCode(201)
   async put(
     @Param() params: PathParams,
-    @Body() body: unknown,
+    @Body() sent: unknown,
     @AuthenticatedMerchant() merchant: Merchant,
     @CertificateAuthenticated() byCertificate: boolean,
   ) {
     const { apiVersion, orderId } = parseOrderPath(params);
     const transactionId = idParam(params.transactionId, 'transaction.id');
+    const body = numbersAsWritten(apiVersion, sent);
     const withSession = citesSession(body)
       ? this.sessions.requestWithSession(
           merchant.id,

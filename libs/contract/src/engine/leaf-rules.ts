@@ -196,7 +196,7 @@ function enumListCheck(values: readonly string[]): LeafCheck {
 function integerCheck(min: number, max: number): LeafCheck {
   return (value) => {
     if (typeof value !== 'number' || !Number.isInteger(value))
-      return 'It must be an integer (a JSON number)';
+      return 'It must be an integer: a JSON number without a fraction or exponent';
     return value < min || value > max ? `It must be from ${min} to ${max}` : undefined;
   };
 }

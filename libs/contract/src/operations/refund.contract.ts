@@ -1,10 +1,7 @@
-import { billing } from '../groups/billing.group';
 import { currencyConversion } from '../groups/currency-conversion.group';
-import { customer } from '../groups/customer.group';
-import { device } from '../groups/device.group';
 import { generalFields, generalFieldsWithoutLineOfBusiness } from '../groups/general.group';
+import { clientGroups, clientOrderFields } from '../groups/merchant-client.group';
 import { orderFields } from '../groups/order.group';
-import { shipping } from '../groups/shipping.group';
 import { sourceOfFunds } from '../groups/source-of-funds.group';
 import { transactionFields } from '../groups/transaction.group';
 import { contract, group, pick, required } from '../model/compose';
@@ -23,28 +20,26 @@ const transaction = required(
   }),
 );
 
-const orderInBoth = pick(
-  orderFields,
-  'custom',
-  'customerNote',
-  'customerOrderDate',
-  'customerReference',
-  'notificationUrl',
-  'reference',
-  'requestorName',
-  'walletIndicator',
-  'walletProvider',
-);
+const orderInBoth = {
+  ...clientOrderFields,
+  ...pick(
+    orderFields,
+    'customerNote',
+    'customerOrderDate',
+    'customerReference',
+    'notificationUrl',
+    'requestorName',
+    'walletIndicator',
+    'walletProvider',
+  ),
+};
 
 export const refundV26 = contract('REFUND', 26, 'Refund captured funds', {
-  billing,
-  customer,
-  device,
+  ...clientGroups,
   order: group('The order', {
     ...orderInBoth,
     ...pick(orderFields, 'productSKU', 'taxRegistrationId'),
   }),
-  shipping,
   sourceOfFunds,
   transaction,
   ...generalFieldsWithoutLineOfBusiness,
@@ -56,10 +51,8 @@ export const refundV41 = contract(
   41,
   'Refund captured funds',
   {
-    billing,
+    ...clientGroups,
     currencyConversion,
-    customer,
-    device,
     order: group('The order', {
       ...orderInBoth,
       ...pick(
@@ -70,7 +63,6 @@ export const refundV41 = contract(
         'subMerchant',
       ),
     }),
-    shipping,
     sourceOfFunds,
     transaction,
     ...generalFields,

@@ -58,6 +58,26 @@ export function proofRejection(
   return undefined;
 }
 
+/**
+ * An AUTHORIZE or PAY naming a `3DSecureId` must name a 3-D Secure record of this order (an
+ * authentication transaction): one that names nothing is refused, never silently ignored
+ * (behaviour notes, "What real merchant clients need besides their fields").
+ */
+export function threeDSecureIdRejection(
+  request: Authorize | Pay,
+  state: OrderState,
+): OrderRejection | undefined {
+  const named = request.threeDSecureId;
+  if (named === undefined) return undefined;
+  const tx = state.kind === 'Order' ? state.transactions.find((t) => t.id === named) : undefined;
+  return tx?.authentication
+    ? undefined
+    : new OrderRejection(
+        '3DSecureId',
+        `Value '${named}' is invalid. It must name a 3-D Secure authentication of this order`,
+      );
+}
+
 /** The issuer said not to proceed: the payment is recorded as AUTHENTICATION_FAILED and never reaches the acquirer. */
 export function paymentForbiddenByAuthentication(
   request: Authorize | Pay,

@@ -41,6 +41,8 @@ interface FundingRequest extends RequestBase {
 /** AUTHORIZE and PAY may cite the 3-D Secure authentication whose proof they carry. */
 interface PaymentRequest extends FundingRequest {
   readonly authenticationTransactionId?: string;
+  /** `3DSecureId`: must name a 3-D Secure record of the order; nothing else is taken from it. */
+  readonly threeDSecureId?: string;
 }
 
 export interface Authorize extends PaymentRequest {

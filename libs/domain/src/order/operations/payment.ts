@@ -2,6 +2,7 @@ import {
   paymentForbiddenByAuthentication,
   proofFor,
   proofRejection,
+  threeDSecureIdRejection,
 } from '../authentication.decide';
 import type { Authorize, Pay } from '../order.commands';
 import type { TransactionRecord } from '../order.events';
@@ -12,12 +13,19 @@ import type { CommandOf, TransactionCommon } from './operation-decider';
 import { approvedOf, processedRecord } from './processed';
 import { openOrderRejection } from './rejections';
 
-/** AUTHORIZE and PAY: an order open to a new payment, and a valid proof when one is cited. */
+/**
+ * AUTHORIZE and PAY: an order open to a new payment, a valid proof when one is cited, and a
+ * 3-D Secure record of the order when a 3DSecureId names one.
+ */
 export function paymentRejection(
   request: Authorize | Pay,
   state: OrderState,
 ): OrderRejection | undefined {
-  return openOrderRejection(request, state) ?? proofRejection(request, state);
+  return (
+    openOrderRejection(request, state) ??
+    proofRejection(request, state) ??
+    threeDSecureIdRejection(request, state)
+  );
 }
 
 /** The issuer asked not to proceed (behaviour notes, 3-D Secure flow): the acquirer is not asked. */

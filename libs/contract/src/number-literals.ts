@@ -1,0 +1,202 @@
+import { stringEnd } from './json-shape';
+import type { Field, GroupField } from './model/field';
+import { isSupportedVersion, resolveContract } from './operations/registry';
+
+/**
+ * Numbers where strings are expected (behaviour notes, "What real merchant clients need besides
+ * their fields"): a Java SDK built on BigDecimal sends `"amount": 100.00` and
+ * `"number": 5123450000000008`. A decimal or digits field holding a JSON number is judged as the
+ * string of its literal exactly as written in the body, never through floating point (`100.00`
+ * is `"100.00"`, `5123450000000009999` keeps its last digits, `1e2` is refused as `"1e2"` is). An
+ * integer field keeps a number written as an integer; any other literal (`1e2`, `24.0`) becomes
+ * its text, which the integer rule refuses. A number anywhere else stays a number, refused as
+ * before.
+ *
+ * JSON.parse has already turned the literals into doubles, and Node 20's JSON.parse gives no
+ * access to the source text, so the literals are recovered from the body's text with the small
+ * parser below, and only for a body that holds a number at such a field.
+ */
+export function withNumberLiterals(
+  version: number,
+  body: Record<string, unknown>,
+  text: string,
+): Record<string, unknown> {
+  const { apiOperation } = body;
+  if (typeof apiOperation !== 'string' || !isSupportedVersion(version)) return body;
+  const contract = resolveContract(apiOperation, version);
+  return contract ? numbersAsWritten(contract.body, body, text) : body;
+}
+
+/** The body with every number at a decimal, digits or integer field of `shape` judged by its literal. */
+export function numbersAsWritten(
+  shape: GroupField,
+  body: Record<string, unknown>,
+  text: string,
+): Record<string, unknown> {
+  const found: NumberAt[] = [];
+  numbersIn(shape, body, [], found);
+  if (found.length === 0) return body;
+  const literals = literalsOf(text);
+  let converted = body;
+  for (const { path, integer } of found) {
+    const literal = literalAt(literals, path);
+    if (literal !== undefined && !(integer && INTEGER_LITERAL.test(literal)))
+      converted = replaced(converted, path, 0, literal) as Record<string, unknown>;
+  }
+  return converted;
+}
+
+type Path = readonly (string | number)[];
+
+/** A number sent at a numeric field: its path (member names and indexes) and whether an integer is asked for. */
+interface NumberAt {
+  readonly path: Path;
+  readonly integer: boolean;
+}
+
+const NUMERIC_KINDS = new Set(['decimal', 'digits', 'integer']);
+const INTEGER_LITERAL = /^-?[0-9]+$/;
+
+/** `path`: the members from the body to `sent`, pushed and popped; copied only for a find. */
+function numbersIn(field: Field, sent: unknown, path: (string | number)[], found: NumberAt[]) {
+  if (field.kind === 'group') {
+    if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) return;
+    for (const name in sent) {
+      if (!Object.hasOwn(field.fields, name)) continue;
+      path.push(name);
+      numbersIn(field.fields[name], (sent as Record<string, unknown>)[name], path, found);
+      path.pop();
+    }
+  } else if (field.kind === 'array') {
+    if (!Array.isArray(sent)) return;
+    for (let i = 0; i < sent.length; i++) {
+      path.push(i);
+      numbersIn(field.of, sent[i], path, found);
+      path.pop();
+    }
+  } else if (typeof sent === 'number' && NUMERIC_KINDS.has(field.kind))
+    found.push({ path: path.slice(), integer: field.kind === 'integer' });
+}
+
+/** `value` with the member at `path` (from `depth`) replaced: copies only along the path. */
+function replaced(value: unknown, path: Path, depth: number, literal: string): unknown {
+  if (depth === path.length) return literal;
+  const key = path[depth];
+  if (Array.isArray(value)) {
+    const copy = value.slice();
+    copy[key as number] = replaced(value[key as number], path, depth + 1, literal);
+    return copy;
+  }
+  const object = value as Record<string, unknown>;
+  const copy = { ...object };
+  copy[key] = replaced(object[key], path, depth + 1, literal);
+  return copy;
+}
+
+/** A number as written in the text. */
+class NumberLiteral {
+  constructor(readonly text: string) {}
+}
+
+/** The text's containers, with each number as its literal and other values left out. */
+type Literals = NumberLiteral | Literals[] | { [name: string]: Literals } | undefined;
+
+function literalAt(literals: Literals, path: Path): string | undefined {
+  let at: Literals = literals;
+  for (const key of path) {
+    if (at === undefined || at instanceof NumberLiteral) return undefined;
+    at = Array.isArray(at) ? at[key as number] : Object.hasOwn(at, key) ? at[key] : undefined;
+  }
+  return at instanceof NumberLiteral ? at.text : undefined;
+}
+
+/**
+ * Text JSON.parse has read but this parser could not (none is known) keeps its numbers as
+ * numbers: refused by the contract as before, rather than failing the request.
+ */
+function literalsOf(text: string): Literals {
+  try {
+    return parseLiterals(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whitespace as JSON defines it: space, tab, line feed, carriage return. */
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+/** What a number literal is made of: digits, '-', '+', '.', 'e', 'E'. */
+function isNumberChar(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x2d ||
+    code === 0x2b ||
+    code === 0x2e ||
+    (code | 0x20) === 0x65
+  );
+}
+
+/**
+ * A JSON parser that keeps only what the conversion needs. It reads text JSON.parse has
+ * accepted, and agrees with it where they overlap: the last of two members of the same name wins,
+ * member names are unescaped as JSON.parse unescapes them. Objects have no prototype, so a member
+ * named like an Object.prototype property is a member like any other.
+ */
+export function parseLiterals(text: string): Literals {
+  // Fastify's parser drops a byte order mark before parsing; so does this one.
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const next = (): number => {
+    while (isSpace(text.charCodeAt(i))) i++;
+    return text.charCodeAt(i);
+  };
+  const value = (): Literals => {
+    const c = next();
+    if (c === 0x7b /* { */) {
+      i++;
+      const members: { [name: string]: Literals } = Object.create(null);
+      if (next() === 0x7d /* } */) {
+        i++;
+        return members;
+      }
+      for (;;) {
+        next();
+        const end = stringEnd(text, i);
+        const name = text.slice(i + 1, end);
+        i = end + 1;
+        next();
+        i++; // ':'
+        members[name.includes('\\') ? (JSON.parse(`"${name}"`) as string) : name] = value();
+        next();
+        if (text.charCodeAt(i++) === 0x7d) return members;
+      }
+    }
+    if (c === 0x5b /* [ */) {
+      i++;
+      const elements: Literals[] = [];
+      if (next() === 0x5d /* ] */) {
+        i++;
+        return elements;
+      }
+      for (;;) {
+        elements.push(value());
+        next();
+        if (text.charCodeAt(i++) === 0x5d) return elements;
+      }
+    }
+    if (c === 0x22 /* " */) {
+      i = stringEnd(text, i) + 1;
+      return undefined;
+    }
+    const start = i;
+    if (isNumberChar(c)) {
+      while (isNumberChar(text.charCodeAt(i))) i++;
+      return new NumberLiteral(text.slice(start, i));
+    }
+    while (text.charCodeAt(i) >= 0x61 && text.charCodeAt(i) <= 0x7a) i++; // true, false, null
+    if (i === start) throw new SyntaxError(`Unexpected character at ${start}`);
+    return undefined;
+  };
+  return value();
+}
