@@ -46,3 +46,8 @@ export { buildOpenApiDocument, type OpenApiOptions } from './openapi/document';
 export { responseSchemas } from './openapi/response-schemas';
 export { updateSessionContract, validateSessionUpdate } from './session/update-session.contract';
 export { jsonShapeError, MAX_LIST_ELEMENTS } from './json-shape';
+export {
+  PAYMENT_OPTIONS_INQUIRY,
+  paymentOptionsInquiryContract,
+  validatePaymentOptionsInquiry,
+} from './payment-options/payment-options-inquiry.contract';
