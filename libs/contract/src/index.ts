@@ -47,6 +47,7 @@ export { responseSchemas } from './openapi/response-schemas';
 export { updateSessionContract, validateSessionUpdate } from './session/update-session.contract';
 export { jsonShapeError, MAX_LIST_ELEMENTS } from './json-shape';
 export {
+  browserPaymentProviders,
   PAYMENT_OPTIONS_INQUIRY,
   paymentOptionsInquiryContract,
   validatePaymentOptionsInquiry,

@@ -3,18 +3,11 @@ import {
   SIMULATOR_CURRENCIES,
   type CurrencyConversion,
 } from '@gateway/acquirer';
-import { API_OPERATIONS, MAX_VERSION, resolveContract, type GroupField } from '@gateway/contract';
+import { API_OPERATIONS, browserPaymentProviders } from '@gateway/contract';
 import { parseAmount, toDecimal } from '@gateway/domain';
 import { get } from '../transaction/body-fields';
 
 type Json = Record<string, unknown>;
-
-/** The browser payment providers, as INITIATE_BROWSER_PAYMENT's contract names them. */
-function browserPaymentProviders(): readonly string[] {
-  const body = resolveContract('INITIATE_BROWSER_PAYMENT', MAX_VERSION)!.body;
-  const type = (body.fields.sourceOfFunds as GroupField).fields.type;
-  return type.kind === 'enum' ? type.values : [];
-}
 
 /** What every test merchant may use: the same for every inquiry, built once. */
 const OPTIONS = {

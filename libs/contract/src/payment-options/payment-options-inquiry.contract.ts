@@ -2,7 +2,8 @@ import { generalFields } from '../groups/general.group';
 import { orderFields } from '../groups/order.group';
 import { card } from '../groups/source-of-funds.group';
 import { group, pick } from '../model/compose';
-import type { ApiOperation, OperationContract } from '../model/field';
+import type { ApiOperation, GroupField, OperationContract } from '../model/field';
+import { MAX_VERSION, resolveContract } from '../operations/registry';
 import { validateRequest, type ValidationResult } from '../validate';
 
 /**
@@ -46,4 +47,11 @@ export const paymentOptionsInquiryContract: OperationContract = {
 
 export function validatePaymentOptionsInquiry(body: unknown): ValidationResult {
   return validateRequest(paymentOptionsInquiryContract, body);
+}
+
+/** The browser payment providers the answer lists: those INITIATE_BROWSER_PAYMENT takes. */
+export function browserPaymentProviders(): readonly string[] {
+  const body = resolveContract('INITIATE_BROWSER_PAYMENT', MAX_VERSION)!.body;
+  const type = (body.fields.sourceOfFunds as GroupField).fields.type;
+  return type.kind === 'enum' ? type.values : [];
 }
