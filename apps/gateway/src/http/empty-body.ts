@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
 
 /**
  * Behaviour notes ("What real merchant clients need"): an empty body on an operation that needs no
@@ -8,17 +8,27 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  */
 const TAKES_EMPTY_BODY = /\/merchant\/:merchantId\/(?:session|paymentOptionsInquiry)$/;
 
+const takesEmptyBodyAt = (method: string | string[], url: string): boolean =>
+  method === 'POST' && TAKES_EMPTY_BODY.test(url);
+
+/** For the body parser: an empty body at this request's route is the empty object. */
 export function takesEmptyBody(request: FastifyRequest): boolean {
-  return request.method === 'POST' && TAKES_EMPTY_BODY.test(request.routeOptions.url ?? '');
+  return takesEmptyBodyAt(request.method, request.routeOptions.url ?? '');
 }
 
+const emptyObjectIfAbsent: preValidationHookHandler = (request, _reply, done) => {
+  request.body ??= {};
+  done();
+};
+
 /**
- * Without a Content-Type and without a body Fastify calls no parser and the body is undefined;
- * the parser itself turns an empty body with a Content-Type into `{}` (http/fastify-setup.ts).
+ * Without a Content-Type and without a body Fastify calls no parser and the body is undefined: a
+ * hook on those two routes alone (no other request pays for it) makes it `{}`. The parser turns an
+ * empty body with a Content-Type into `{}` itself (http/fastify-setup.ts).
  */
 export function emptyBodyIsEmptyObject(fastify: FastifyInstance): void {
-  fastify.addHook('preValidation', (request, _reply, done) => {
-    if (request.body === undefined && takesEmptyBody(request)) request.body = {};
-    done();
+  fastify.addHook('onRoute', (route) => {
+    if (takesEmptyBodyAt(route.method, route.url))
+      route.preValidation = [route.preValidation ?? []].flat().concat(emptyObjectIfAbsent);
   });
 }
