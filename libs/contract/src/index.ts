@@ -3,6 +3,12 @@
  * operation and version (plain data, see model/field.ts) and the validation derived from it.
  */
 export * from './api-error';
+export {
+  browserPaymentProviders,
+  PAYMENT_OPTIONS_INQUIRY,
+  paymentOptionsInquiryContract,
+  validatePaymentOptionsInquiry,
+} from './payment-options/payment-options-inquiry.contract';
 export type {
   ApiOperation,
   ArrayField,
@@ -46,9 +52,3 @@ export { buildOpenApiDocument, type OpenApiOptions } from './openapi/document';
 export { responseSchemas } from './openapi/response-schemas';
 export { updateSessionContract, validateSessionUpdate } from './session/update-session.contract';
 export { jsonShapeError, MAX_LIST_ELEMENTS } from './json-shape';
-export {
-  browserPaymentProviders,
-  PAYMENT_OPTIONS_INQUIRY,
-  paymentOptionsInquiryContract,
-  validatePaymentOptionsInquiry,
-} from './payment-options/payment-options-inquiry.contract';

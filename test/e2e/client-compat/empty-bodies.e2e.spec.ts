@@ -99,6 +99,13 @@ describe('everywhere else an empty body stays refused', () => {
     expect(answer.body).toEqual(NOT_JSON);
   });
 
+  it('a body over the limit is refused as too large on the empty-body routes too', async () => {
+    const big = JSON.stringify({ correlationId: 'x'.repeat(300 * 1024) });
+    const answer = await merchantClient(under.gateway).post('/paymentOptionsInquiry', big);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.explanation).toMatch(/^The request body is too large/);
+  });
+
   it('a body that is not empty is judged as JSON on the empty-body routes too', async () => {
     const answer = await merchantClient(under.gateway).post('/paymentOptionsInquiry', '{');
     expect(answer.status).toBe(400);

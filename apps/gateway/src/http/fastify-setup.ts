@@ -1,7 +1,6 @@
 import { ApiError, jsonShapeError } from '@gateway/contract';
 import type { FastifyInstance } from 'fastify';
 import { PAYER_PAGES } from '../payer/payer-page.response';
-import { emptyBodyIsEmptyObject, takesEmptyBody } from './empty-body';
 
 /** Beyond this, a body is not even read: the connection is dropped. */
 const DISCARD_LIMIT = 64 * 1024 * 1024;
@@ -44,7 +43,6 @@ export function configureFastify(fastify: FastifyInstance, bodyLimit: number): v
           undefined,
         );
       const text = Buffer.concat(chunks).toString('utf8');
-      if (text === '' && takesEmptyBody(request)) return done(null, {});
       if (request.url.startsWith(PAYER_PAGES))
         return done(null, Object.fromEntries(new URLSearchParams(text)));
       const shapeError = jsonShapeError(text);
@@ -52,5 +50,4 @@ export function configureFastify(fastify: FastifyInstance, bodyLimit: number): v
       parseJson(request, text, done);
     });
   });
-  emptyBodyIsEmptyObject(fastify);
 }
