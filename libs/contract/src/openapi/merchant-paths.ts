@@ -108,6 +108,8 @@ function sessionPaths(errors: Errors): Record<string, JsonSchema> {
         operationId: 'updateSession',
         tags: ['Sessions'],
         summary: 'Store card, order and payer fields in a payment session',
+        description:
+          "Also from the payer's device (the mobile SDKs, API version 50 and above): Basic credentials merchant.{merchantId} with the session id as the password, for this one session while it lives.",
         requestBody: { ...body('UpdateSessionRequest', 'The fields to store'), required: true },
         responses: {
           '200': json('The session as now stored', 'SessionResponse'),

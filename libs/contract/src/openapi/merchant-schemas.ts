@@ -42,6 +42,7 @@ const checkGateway = object(
 const session = object(
   'A payment session: the fields stored in it (card number masked, never the security code) beside these',
   {
+    correlationId: text(1, 100, 'The correlationId of the request, echoed'),
     merchant,
     result: success,
     session: object(

@@ -113,7 +113,10 @@ export interface paths {
     };
     /** Retrieve a payment session, its card masked */
     get: operations['retrieveSession'];
-    /** Store card, order and payer fields in a payment session */
+    /**
+     * Store card, order and payer fields in a payment session
+     * @description Also from the payer's device (the mobile SDKs, API version 50 and above): Basic credentials merchant.{merchantId} with the session id as the password, for this one session while it lives.
+     */
     put: operations['updateSession'];
     post?: never;
     delete?: never;
@@ -2134,6 +2137,8 @@ export interface components {
     };
     /** @description A payment session: the fields stored in it (card number masked, never the security code) beside these */
     SessionResponse: {
+      /** @description The correlationId of the request, echoed */
+      correlationId?: string;
       /** @description The {merchantId} of the path */
       merchant: string;
       /**
