@@ -1,6 +1,7 @@
 import {
   SimulatedAcquirer,
   SimulatedAuthenticationServer,
+  SimulatedCurrencyConversion,
   type Acquirer,
   type AuthenticationServer,
 } from '@gateway/acquirer';
@@ -36,6 +37,8 @@ import { PayerLinks } from './payer/payer-links';
 import { PayerTransactionHandler } from './payer/payer-transaction.query';
 import { RecordPayerStepHandler } from './payer/record-payer-step.handler';
 import { OperationPipeline } from './operations/pipeline';
+import { CheckGatewayHttpController } from './information/check-gateway.http.controller';
+import { PaymentOptionsHttpController } from './payment-options/payment-options.http.controller';
 import { protectionProviders } from './protection/protection.providers';
 import { PaymentSessions } from './session/payment-sessions';
 import { AesGcmKeyring } from './crypto/aes-gcm-keyring';
@@ -46,6 +49,7 @@ import {
   ACQUIRER,
   AUTHENTICATION_SERVER,
   CLOCK,
+  CURRENCY_CONVERSION,
   DATA_DIR_KEYS,
   EVENT_STORE,
   GATEWAY_CONFIG,
@@ -103,6 +107,8 @@ export class AppModule {
         OpsHttpController,
         WebhookDeliveryHttpController,
         OrderEventsHttpController,
+        CheckGatewayHttpController,
+        PaymentOptionsHttpController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -170,6 +176,7 @@ export class AppModule {
         },
         { provide: ACQUIRER, useValue: new SimulatedAcquirer() },
         { provide: AUTHENTICATION_SERVER, useValue: new SimulatedAuthenticationServer() },
+        { provide: CURRENCY_CONVERSION, useValue: new SimulatedCurrencyConversion() },
         {
           provide: MERCHANT_REGISTRY,
           useFactory: () => MerchantRegistry.load(config.merchantsFile),

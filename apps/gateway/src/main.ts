@@ -13,6 +13,7 @@ import type { TlsFiles } from './config/security.config';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { answerClientError } from './http/client-error.handler';
 import { boundConnections } from './http/connection-bounds';
+import { emptyBodyIsEmptyObject } from './http/empty-body';
 import { configureFastify } from './http/fastify-setup';
 import { PublicUrl } from './config/public-url';
 import {
@@ -66,6 +67,7 @@ export async function createGateway(
   );
   const fastify = app.getHttpAdapter().getInstance();
   configureFastify(fastify, config.bodyLimit);
+  emptyBodyIsEmptyObject(fastify);
   const metrics = app.get(GatewayMetrics);
   observeRequests(fastify, logger, metrics);
   boundConnections(app.getHttpServer(), config.connections, () => metrics.connectionsRefused.inc());

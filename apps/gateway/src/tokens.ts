@@ -1,6 +1,8 @@
 /** Injection tokens for the ports the application is wired to. */
 export const EVENT_STORE = Symbol('EventStore');
 export const ACQUIRER = Symbol('Acquirer');
+/** Who quotes currency conversion for Payment Options Inquiry (libs/acquirer). */
+export const CURRENCY_CONVERSION = Symbol('CurrencyConversion');
 export const AUTHENTICATION_SERVER = Symbol('AuthenticationServer');
 export const SESSION_STORE = Symbol('SessionStore');
 export const MERCHANT_REGISTRY = Symbol('MerchantRegistry');

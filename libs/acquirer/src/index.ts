@@ -2,3 +2,6 @@ export * from './acquirer.port';
 export { SimulatedAcquirer } from './simulated/simulated-acquirer';
 export * from './authentication/authentication-server.port';
 export * from './authentication/simulated-authentication-server';
+export * from './currency-conversion.port';
+export { SimulatedCurrencyConversion, SIMULATOR_CURRENCIES } from './simulated/currency-conversion';
+export { SIMULATOR_CARD_TYPES } from './simulated/bin-table';

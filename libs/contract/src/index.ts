@@ -3,6 +3,12 @@
  * operation and version (plain data, see model/field.ts) and the validation derived from it.
  */
 export * from './api-error';
+export {
+  browserPaymentProviders,
+  PAYMENT_OPTIONS_INQUIRY,
+  paymentOptionsInquiryContract,
+  validatePaymentOptionsInquiry,
+} from './payment-options/payment-options-inquiry.contract';
 export type {
   ApiOperation,
   ArrayField,

@@ -134,11 +134,15 @@ function answerRow(reader: OpenApiReader, status: string, answer: Answer): Html 
 const endpointId = (e: Endpoint): string =>
   anchor('endpoint', e.operation.operationId ?? `${e.method}${e.path}`);
 
-function endpointSection(reader: OpenApiReader, e: Endpoint): Html {
+/** The schema a request body refers to, if any. */
+const bodyRefOf = (e: Endpoint): string | undefined =>
+  Object.values(e.operation.requestBody?.content ?? {})[0]?.schema?.$ref;
+
+function endpointSection(reader: OpenApiReader, e: Endpoint, byOperation?: string): Html {
   const { operation } = e;
   const security = (operation.security ?? reader.document.security ?? []).flatMap(Object.keys);
   const body = operation.requestBody;
-  const bodyRef = Object.values(body?.content ?? {})[0]?.schema?.$ref;
+  const bodyRef = bodyRefOf(e);
   return html`<article id="${endpointId(e)}">
     <h3><span class="method">${e.method}</span> <code>${e.path}</code></h3>
     ${operation.summary && html`<p>${operation.summary}</p>`}
@@ -150,11 +154,12 @@ function endpointSection(reader: OpenApiReader, e: Endpoint): Html {
     <div class="scroll">
       <table>
         <caption>
-          Path parameters
+          Parameters
         </caption>
         <thead>
           <tr>
             <th scope="col">Name</th>
+            <th scope="col">In</th>
             <th scope="col">Type</th>
             <th scope="col">Constraints</th>
             <th scope="col">Description</th>
@@ -165,6 +170,7 @@ function endpointSection(reader: OpenApiReader, e: Endpoint): Html {
             (p) =>
               html`<tr>
                 <th scope="row"><code>${p.name}</code></th>
+                <td>${p.in}</td>
                 <td>${p.schema?.type}</td>
                 <td>${constraintList(p.schema ? constraintsOf(p.schema) : [])}</td>
                 <td>${p.description}</td>
@@ -175,10 +181,12 @@ function endpointSection(reader: OpenApiReader, e: Endpoint): Html {
     </div>
     ${
       bodyRef &&
-      html`<p>
-        Request body: <a href="#requests"><code>${componentName(bodyRef)}</code></a
-        >, by operation below. ${body?.description}
-      </p>`
+      (bodyRef === byOperation
+        ? html`<p>
+            Request body: <a href="#requests"><code>${componentName(bodyRef)}</code></a
+            >, by operation below. ${body?.description}
+          </p>`
+        : html`<p>Request body: ${schemaLink(componentName(bodyRef))}. ${body?.description}</p>`)
     }
     <div class="scroll">
       <table>
@@ -207,10 +215,21 @@ interface OperationShapes {
   readonly shapes: readonly string[];
 }
 
+/** The request body chosen by a discriminator (apiOperation): the transaction request. */
+function discriminatedBody(reader: OpenApiReader, endpoints: readonly Endpoint[]) {
+  return endpoints
+    .map(bodyRefOf)
+    .find((ref) => ref && reader.resolve<Schema>(ref).discriminator !== undefined);
+}
+
+/** The other request bodies (sessions, payment options inquiry), each once. */
+function otherBodies(endpoints: readonly Endpoint[], byOperation?: string): string[] {
+  const refs = endpoints.map(bodyRefOf).filter((ref) => ref && ref !== byOperation) as string[];
+  return [...new Set(refs.map(componentName))];
+}
+
 /** The request body's operations, by its discriminator, and the shape schemas of each. */
-function operationShapes(reader: OpenApiReader, endpoints: readonly Endpoint[]): OperationShapes[] {
-  const body = endpoints.find((e) => e.operation.requestBody)?.operation.requestBody;
-  const ref = Object.values(body?.content ?? {})[0]?.schema?.$ref;
+function operationShapes(reader: OpenApiReader, ref: string | undefined): OperationShapes[] {
   if (!ref) return [];
   const mapping = reader.resolve<Schema>(ref).discriminator?.mapping ?? {};
   return Object.entries(mapping).map(([apiOperation, target]) => {
@@ -239,7 +258,9 @@ function responseSchemas(reader: OpenApiReader, endpoints: readonly Endpoint[]):
 export function renderDocsPage(document: object): string {
   const reader = new OpenApiReader(document as OpenApiDocument);
   const endpoints = reader.endpoints();
-  const operations = operationShapes(reader, endpoints);
+  const byOperation = discriminatedBody(reader, endpoints);
+  const operations = operationShapes(reader, byOperation);
+  const others = otherBodies(endpoints, byOperation);
   const responses = responseSchemas(reader, endpoints);
   const { info, components } = reader.document;
   const schemes = Object.entries(components?.securitySchemes ?? {});
@@ -292,6 +313,12 @@ export function renderDocsPage(document: object): string {
               </ul>
             </li>
             <li>
+              <a href="#other-requests">Other request bodies</a>
+              <ul>
+                ${others.map((name) => html`<li>${schemaLink(name)}</li>`)}
+              </ul>
+            </li>
+            <li>
               <a href="#responses">Response bodies</a>
               <ul>
                 ${responses.map((name) => html`<li>${schemaLink(name)}</li>`)}
@@ -303,7 +330,7 @@ export function renderDocsPage(document: object): string {
         <main>
           <section id="endpoints" aria-labelledby="endpoints-title">
             <h2 id="endpoints-title">Endpoints</h2>
-            ${endpoints.map((e) => endpointSection(reader, e))}
+            ${endpoints.map((e) => endpointSection(reader, e, byOperation))}
           </section>
           <section id="requests" aria-labelledby="requests-title">
             <h2 id="requests-title">Request bodies by operation</h2>
@@ -315,6 +342,10 @@ export function renderDocsPage(document: object): string {
                   ${op.shapes.map((name) => schemaSection(reader, name, 'h4'))}
                 </section>`,
             )}
+          </section>
+          <section id="other-requests" aria-labelledby="other-requests-title">
+            <h2 id="other-requests-title">Other request bodies</h2>
+            ${others.map((name) => schemaSection(reader, name, 'h3'))}
           </section>
           <section id="responses" aria-labelledby="responses-title">
             <h2 id="responses-title">Response bodies</h2>

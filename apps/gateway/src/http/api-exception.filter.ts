@@ -12,7 +12,7 @@ import { RETRY_AFTER_SECONDS } from '../protection/refusals';
 export type FailureLog = (supportCode: string, detail: string) => void;
 
 /** An append the event store could not write (read-only file, full disk): the client retries. */
-const STORE_UNWRITABLE = ApiError.busy(
+export const STORE_UNWRITABLE = ApiError.busy(
   `The gateway cannot record transactions at the moment. Retry after ${RETRY_AFTER_SECONDS} second`,
 );
 

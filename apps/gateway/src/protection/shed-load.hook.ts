@@ -6,8 +6,11 @@ import type { AdmissionRefusal, RequestAdmission } from './request-admission';
 /** Health checks and metrics are never shed: an operator must see an overloaded gateway. */
 const NEVER_SHED = /^\/(?:health\/|metrics(?:[?/]|$))/;
 
-/** Merchant routes: admitted by the merchant guard once authenticated (MerchantAdmission). */
-const MERCHANT_ROUTES = '/api/rest/';
+/**
+ * Merchant routes: admitted by the merchant guard once authenticated (MerchantAdmission); Check
+ * Gateway (`…/version/{v}/information`) has no credentials and is admitted here like the pages.
+ */
+const MERCHANT_ROUTES = /^\/api\/rest\/(?!version\/[^/?]*\/information(?:[?/]|$))/;
 
 /**
  * Two hooks around reading a request:
@@ -33,7 +36,7 @@ export function shedLoad(
       .send(errors.shutting_down.body);
   });
   fastify.addHook('preHandler', (request, reply, done) => {
-    if (request.url.startsWith(MERCHANT_ROUTES) || NEVER_SHED.test(request.url)) return done();
+    if (MERCHANT_ROUTES.test(request.url) || NEVER_SHED.test(request.url)) return done();
     const refusal = admission.admitAnonymous(reply.raw);
     if (refusal === undefined) return done();
     countRefusal(refusal);

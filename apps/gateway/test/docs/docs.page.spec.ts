@@ -15,7 +15,7 @@ const section = (id: string): string => {
 describe('the docs page lists the whole API', () => {
   test('every endpoint, with its path parameters and answers', () => {
     for (const [path, item] of Object.entries<any>(document.paths))
-      for (const method of ['get', 'put'].filter((m) => item[m])) {
+      for (const method of ['get', 'put', 'post'].filter((m) => item[m])) {
         expect(page).toContain(`<span class="method">${method}</span> <code>${path}</code>`);
         expect(page).toContain(`id="endpoint-${item[method].operationId}"`);
       }
@@ -24,6 +24,21 @@ describe('the docs page lists the whole API', () => {
     expect(page).toContain('<code>^[0-9A-Za-z_-]{1,40}$</code>');
     for (const status of ['200', '201', '400', '401', '403', '404', '500', '503'])
       expect(page).toContain(`<th scope="row">${status}</th>`);
+  });
+
+  test('the other request bodies, each its own section, and query and header parameters', () => {
+    for (const name of [
+      'CreateSessionRequest',
+      'UpdateSessionRequest',
+      'PaymentOptionsInquiryRequest',
+    ]) {
+      const at = page.indexOf(`<section id="schema-${name}"`);
+      expect(at).toBeGreaterThan(page.indexOf('<section id="other-requests"'));
+      expect(at).toBeLessThan(page.indexOf('<section id="responses"'));
+      expect(page).toContain(`Request body: <a href="#schema-${name}">`);
+    }
+    expect(page).toContain('<th scope="row"><code>cursor</code></th>\n<td>query</td>');
+    expect(page).toContain('<th scope="row"><code>Last-Event-ID</code></th>\n<td>header</td>');
   });
 
   test('every operation, with a section per version shape', () => {

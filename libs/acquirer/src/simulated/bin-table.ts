@@ -26,3 +26,13 @@ export function cardFacts(number: string): CardFacts {
   if (brand === 'UNKNOWN') return { brand, scheme: 'OTHER', fundingMethod: 'UNKNOWN' };
   return { brand, scheme: brand, fundingMethod: FUNDING_BY_CARD[number] ?? 'CREDIT' };
 }
+
+/** The card types the simulator takes, one per brand and funding method it issues. */
+export const SIMULATOR_CARD_TYPES: readonly CardFacts[] = [
+  { brand: 'MASTERCARD', scheme: 'MASTERCARD', fundingMethod: 'CREDIT' },
+  { brand: 'MASTERCARD', scheme: 'MASTERCARD', fundingMethod: 'DEBIT' },
+  { brand: 'VISA', scheme: 'VISA', fundingMethod: 'CREDIT' },
+  { brand: 'VISA', scheme: 'VISA', fundingMethod: 'DEBIT' },
+  { brand: 'AMEX', scheme: 'AMEX', fundingMethod: 'CREDIT' },
+  { brand: 'AMEX', scheme: 'AMEX', fundingMethod: 'CHARGE' },
+];

@@ -1,6 +1,15 @@
 import { allContracts, API_OPERATIONS, MAX_VERSION, MIN_VERSION } from '../operations/registry';
 import { ERROR_RESPONSES, errorResponses, type ErrorStatus } from './error-responses';
 import { ref, type JsonSchema } from './json-schema';
+import {
+  json,
+  MERCHANT_REQUESTS,
+  merchantParameters,
+  merchantPaths,
+  param,
+  pathParameter,
+} from './merchant-paths';
+import { merchantResponseSchemas } from './merchant-schemas';
 import { REQUEST_SCHEMA, requestSchemas, servedVersions, shapeName } from './request-schemas';
 import { responseSchemas } from './response-schemas';
 
@@ -51,21 +60,8 @@ function errors(...statuses: ErrorStatus[]): Record<string, JsonSchema> {
 /** Retrievals are never refused for security reasons: 403 is the PUT's alone (no acquirer link). */
 const RETRIEVAL_ERRORS: ErrorStatus[] = ['400', '401', '404', '429', '500', '503'];
 
-const param = (name: string) => ({ $ref: `#/components/parameters/${name}` });
-
-const json = (description: string, schema: string) => ({
-  description,
-  content: { 'application/json': { schema: ref(schema) } },
-});
-
 function parameters(): Record<string, JsonSchema> {
-  const path = (name: string, description: string, schema: JsonSchema) => ({
-    name,
-    in: 'path',
-    required: true,
-    description,
-    schema,
-  });
+  const path = pathParameter;
   return {
     version: path('version', 'API version; selects the request shape of the operation', {
       type: 'integer',
@@ -86,6 +82,7 @@ function parameters(): Record<string, JsonSchema> {
       'Chosen by the merchant, unique among the transactions of the order; a retry after a failure needs a new one',
       { type: 'string', minLength: 1, maxLength: 40 },
     ),
+    ...merchantParameters(),
   };
 }
 
@@ -132,6 +129,7 @@ function paths(): Record<string, JsonSchema> {
         },
       },
     },
+    ...merchantPaths(errors),
   };
 }
 
@@ -154,7 +152,7 @@ const SECURITY_SCHEMES = {
  * document on every call, a fresh copy each time so that callers may change theirs.
  */
 export function buildOpenApiDocument(options: OpenApiOptions = {}): JsonSchema {
-  const responses = responseSchemas();
+  const responses = { ...responseSchemas(), ...merchantResponseSchemas() };
   const document = {
     openapi: '3.1.0',
     info: {
@@ -166,11 +164,18 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): JsonSchema {
     security: [{ merchantCertificate: [] }, { merchantPassword: [] }],
     tags: [
       { name: 'Transactions', description: 'One PUT per operation; apiOperation selects it' },
-      { name: 'Orders', description: 'Orders and their running totals' },
+      { name: 'Orders', description: 'Orders and their running totals, the list, the live feed' },
+      {
+        name: 'Sessions',
+        description: 'Payment sessions: card and payer fields held for an order',
+      },
+      { name: 'Payment options', description: 'What the merchant may use; currency conversion' },
+      { name: 'Webhooks', description: 'The webhook delivery log: inspect and redeliver' },
+      { name: 'Gateway', description: 'Check Gateway' },
     ],
     paths: paths(),
     components: {
-      schemas: { ...requestSchemas(Object.keys(responses)), ...responses },
+      schemas: { ...requestSchemas(Object.keys(responses), MERCHANT_REQUESTS), ...responses },
       parameters: parameters(),
       responses: errorResponses(),
       securitySchemes: SECURITY_SCHEMES,

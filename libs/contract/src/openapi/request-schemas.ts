@@ -79,11 +79,18 @@ export const REQUEST_SCHEMA = 'TransactionRequest';
 /**
  * One schema per operation and shown version, the shared groups they use, a wrapper per
  * operation with several shapes, and the request body: one of the operations, chosen by
- * `apiOperation`. `otherNames` are the document's other components.
+ * `apiOperation`. `others` are the request bodies of the other paths, by component name: they
+ * share the operations' groups. `otherNames` are the document's other components.
  */
-export function requestSchemas(otherNames: readonly string[]): Record<string, JsonSchema> {
+export function requestSchemas(
+  otherNames: readonly string[],
+  others: Readonly<Record<string, OperationContract>> = {},
+): Record<string, JsonSchema> {
   const shapes = shareObjectSchemas(
-    Object.fromEntries(allContracts.map((c) => [shapeName(c), shapeSchema(c)])),
+    {
+      ...Object.fromEntries(allContracts.map((c) => [shapeName(c), shapeSchema(c)])),
+      ...Object.fromEntries(Object.entries(others).map(([name, c]) => [name, groupSchema(c.body)])),
+    },
     [...otherNames, REQUEST_SCHEMA, ...API_OPERATIONS.map(operationName)],
   );
   const wrappers: Record<string, JsonSchema> = {};

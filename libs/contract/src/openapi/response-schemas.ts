@@ -7,21 +7,21 @@ import { ref, type JsonSchema } from './json-schema';
  * echoed groups), hence no `additionalProperties: false` here.
  */
 
-const text = (min: number, max: number, description: string): JsonSchema => ({
+export const text = (min: number, max: number, description: string): JsonSchema => ({
   type: 'string',
   description,
   minLength: min,
   maxLength: max,
 });
 
-const oneOfValues = (values: readonly string[], description: string): JsonSchema => ({
+export const oneOfValues = (values: readonly string[], description: string): JsonSchema => ({
   type: 'string',
   description,
   enum: [...values],
 });
 
 /** Response decimals are JSON numbers: at least 0, at most 1,000,000,000,000, thousandths. */
-const amount = (description: string): JsonSchema => ({
+export const amount = (description: string): JsonSchema => ({
   type: 'number',
   description,
   minimum: 0,
@@ -29,19 +29,19 @@ const amount = (description: string): JsonSchema => ({
   multipleOf: 0.001,
 });
 
-const currency = (description: string): JsonSchema => ({
+export const currency = (description: string): JsonSchema => ({
   type: 'string',
   description,
   pattern: '^[A-Z]{3}$',
 });
 
-const dateTime = (description: string): JsonSchema => ({
+export const dateTime = (description: string): JsonSchema => ({
   type: 'string',
   format: 'date-time',
   description,
 });
 
-const object = (
+export const object = (
   description: string,
   properties: Record<string, JsonSchema>,
   required: readonly string[] = [],

@@ -1,0 +1,70 @@
+import type { CurrencyConversion } from '@gateway/acquirer';
+import {
+  ApiError,
+  findEmbeddedCardNumber,
+  isJsonObject,
+  paymentOptionsInquiryContract,
+  validatePaymentOptionsInquiry,
+} from '@gateway/contract';
+import type { Merchant } from '@gateway/merchants';
+import { Body, Controller, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
+import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard';
+import { parseApiVersion } from '../http/path-params';
+import { PaymentSessions } from '../session/payment-sessions';
+import { withSessionFields } from '../session/session-fields';
+import { CURRENCY_CONVERSION } from '../tokens';
+import { paymentOptions } from './payment-options';
+
+type Json = Record<string, unknown>;
+
+/**
+ * POST …/merchant/{m}/paymentOptionsInquiry: what the merchant may use, and a currency-conversion
+ * offer for a foreign card (behaviour notes, Payment Options Inquiry). It records nothing; an
+ * empty body is the empty object (http/empty-body.ts).
+ */
+@Controller('api/rest/version/:version/merchant/:merchantId/paymentOptionsInquiry')
+@UseGuards(BasicAuthGuard)
+export class PaymentOptionsHttpController {
+  constructor(
+    private readonly sessions: PaymentSessions,
+    @Inject(CURRENCY_CONVERSION) private readonly conversion: CurrencyConversion,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  inquire(
+    @Param('version') version: string | undefined,
+    @Body() body: unknown,
+    @AuthenticatedMerchant() merchant: Merchant,
+  ) {
+    parseApiVersion(version);
+    if (!isJsonObject(body)) throw ApiError.invalid('The request body must be a JSON object');
+    const validated = validatePaymentOptionsInquiry(body);
+    if (!validated.ok) throw ApiError.fromFieldError(validated.error);
+    const cardData = findEmbeddedCardNumber(validated.value);
+    if (cardData) throw ApiError.fromFieldError(cardData);
+    if (!merchant.test) throw ApiError.rejected('NO_ACQUIRER_LINK');
+    return paymentOptions(
+      merchant.id,
+      this.withSession(merchant.id, validated.value),
+      this.conversion,
+    );
+  }
+
+  /** The request with the cited session's card, amount and currency beneath it (sent fields win). */
+  private withSession(merchantId: string, request: Json): Json {
+    const id = (request.session as Json | undefined)?.id;
+    if (typeof id !== 'string') return request;
+    let fields: Json;
+    try {
+      fields = this.sessions.retrieve(merchantId, id).content.fields;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.httpStatus !== 404) throw error;
+      throw ApiError.invalid(
+        `Value '${id}' is invalid. No such session, or it has expired`,
+        'session.id',
+      );
+    }
+    return withSessionFields(paymentOptionsInquiryContract.body, fields, request);
+  }
+}

@@ -1,0 +1,178 @@
+import { SIMULATOR_CARD_TYPES } from '@gateway/acquirer';
+import { merchantClient, startGateway, type RunningGateway } from '../../support/gateway-process';
+
+/**
+ * Payment Options Inquiry (behaviour notes): POST …/merchant/{m}/paymentOptionsInquiry, answered
+ * 200 with the merchant's options, and for a foreign card and an amount, a currency-conversion
+ * offer at the simulator's fixed rates (0.92 EUR and 0.79 GBP per USD, 3 % margin).
+ */
+const EUR_CARD = '4012000033330026';
+const GBP_CARD = '4508750015741019';
+
+const inquiry = (number: string, amount = '100.00', currency = 'USD') => ({
+  order: { amount, currency },
+  sourceOfFunds: { type: 'CARD', provided: { card: { number } } },
+});
+
+let gateway: RunningGateway;
+let api: ReturnType<typeof merchantClient>;
+beforeAll(async () => {
+  gateway = await startGateway();
+  api = merchantClient(gateway);
+});
+afterAll(() => gateway.stop());
+
+describe('the options', () => {
+  it('answers 200 SUCCESS with operations, card types, browser payment providers, source and currencies', async () => {
+    const answer = await api.post('/paymentOptionsInquiry', {});
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      currencies: [{ currency: 'USD' }, { currency: 'EUR' }, { currency: 'GBP' }],
+      merchant: 'TESTMERCHANT',
+      paymentTypes: {
+        browserPayment: ['PROVIDER_D', 'PROVIDER_B', 'PROVIDER_A', 'PROVIDER_C', 'PROVIDER_E'].map(
+          (type) => ({ type }),
+        ),
+        card: {
+          // The simulator's: Mastercard and Visa credit and debit, Amex credit and charge.
+          cardTypes: SIMULATOR_CARD_TYPES,
+        },
+      },
+      result: 'SUCCESS',
+      supportedPaymentOperations: expect.arrayContaining([
+        { operation: 'AUTHORIZE' },
+        { operation: 'PAY' },
+        { operation: 'CAPTURE' },
+        { operation: 'REFUND' },
+        { operation: 'VOID' },
+        { operation: 'VERIFY' },
+      ]),
+      transactionSource: 'INTERNET',
+    });
+  });
+
+  it('takes apiOperation PAYMENT_OPTIONS_INQUIRY and echoes correlationId', async () => {
+    const answer = await api.post('/paymentOptionsInquiry', {
+      apiOperation: 'PAYMENT_OPTIONS_INQUIRY',
+      correlationId: 'poi-1',
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ correlationId: 'poi-1', result: 'SUCCESS' });
+  });
+});
+
+describe('the currency-conversion offer', () => {
+  it('a EUR card paying USD: 100.00 USD is 94.76 EUR at 0.9476 (0.92 and 3 %)', async () => {
+    const answer = await api.post('/paymentOptionsInquiry', inquiry(EUR_CARD));
+    expect(answer.status).toBe(200);
+    expect(answer.body.currencyConversion).toEqual({
+      exchangeRateTime: '2026-01-01T00:00:00.000Z',
+      marginPercentage: 3,
+      payerAmount: 94.76,
+      payerCurrency: 'EUR',
+      payerExchangeRate: 0.9476,
+      provider: 'DCC_PROVIDER_A',
+      requestId: expect.stringMatching(/^[0-9a-f]{40}$/),
+    });
+    expect(answer.text).not.toContain(EUR_CARD);
+  });
+
+  it('a GBP card paying USD: 59.99 USD is 48.81 GBP at 0.8137 (0.79 and 3 %)', async () => {
+    const answer = await api.post('/paymentOptionsInquiry', inquiry(GBP_CARD, '59.99'));
+    expect(answer.body.currencyConversion).toMatchObject({
+      payerAmount: 48.81,
+      payerCurrency: 'GBP',
+      payerExchangeRate: 0.8137,
+    });
+  });
+
+  it('the same question gets the same quote: computed from its terms, nothing stored', async () => {
+    const first = await api.post('/paymentOptionsInquiry', inquiry(EUR_CARD, '12.34'));
+    const second = await api.post('/paymentOptionsInquiry', inquiry(EUR_CARD, '12.34'));
+    expect(second.body.currencyConversion).toEqual(first.body.currencyConversion);
+    const other = await api.post('/paymentOptionsInquiry', inquiry(EUR_CARD, '12.35'));
+    expect(other.body.currencyConversion.requestId).not.toBe(
+      first.body.currencyConversion.requestId,
+    );
+  });
+
+  it('no offer for a domestic card, an order in the card currency, or without an amount', async () => {
+    for (const body of [
+      inquiry('5123450000000008'),
+      inquiry(EUR_CARD, '100.00', 'EUR'),
+      { sourceOfFunds: { provided: { card: { number: EUR_CARD } } } },
+      { order: { amount: '100.00', currency: 'USD' } },
+    ]) {
+      const answer = await api.post('/paymentOptionsInquiry', body);
+      expect(answer.status).toBe(200);
+      expect(answer.body.currencyConversion).toBeUndefined();
+    }
+  });
+
+  it('takes the card, amount and currency from a payment session; sent fields win', async () => {
+    const session = (await api.post('/session')).body.session.id as string;
+    const updated = await api.put(`/session/${session}`, inquiry(GBP_CARD, '100.00'));
+    expect(updated.status).toBe(200);
+    const fromSession = await api.post('/paymentOptionsInquiry', { session: { id: session } });
+    expect(fromSession.body.currencyConversion).toMatchObject({
+      payerCurrency: 'GBP',
+      payerAmount: 81.37,
+    });
+    const overridden = await api.post('/paymentOptionsInquiry', {
+      session: { id: session },
+      order: { amount: '10.00' },
+    });
+    expect(overridden.body.currencyConversion.payerAmount).toBe(8.14);
+  });
+});
+
+describe('refusals', () => {
+  const refusal = (field: string, validationType = 'INVALID') => ({
+    result: 'ERROR',
+    error: expect.objectContaining({ cause: 'INVALID_REQUEST', field, validationType }),
+  });
+
+  it.each([
+    ['an unknown field', { order: { amount: '1.00', colour: 'red' } }, 'order.colour'],
+    ['a card token (issue 15)', { sourceOfFunds: { token: '1234' } }, 'sourceOfFunds.token'],
+    ['a bad amount', { order: { amount: '1.0001', currency: 'USD' } }, 'order.amount'],
+    ['a bad currency', { order: { amount: '1.00', currency: 'usd' } }, 'order.currency'],
+    ['another apiOperation', { apiOperation: 'AUTHORIZE' }, 'apiOperation'],
+    ['an unknown session', { session: { id: 'SESSION0000000000000000000000000' } }, 'session.id'],
+  ])('%s is INVALID, naming the field', async (_name, body, field) => {
+    const answer = await api.post('/paymentOptionsInquiry', body);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(refusal(field));
+  });
+
+  it('a card number is never echoed in an error', async () => {
+    const answer = await api.post('/paymentOptionsInquiry', {
+      sourceOfFunds: { provided: { card: { number: `${EUR_CARD}x` } } },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(refusal('sourceOfFunds.provided.card.number'));
+    expect(answer.text).not.toContain(EUR_CARD);
+  });
+
+  it('needs the merchant credentials: none is a 401 with the challenge', async () => {
+    const anonymous = merchantClient(gateway, 'TESTMERCHANT', 100, { authorization: null });
+    const answer = await anonymous.post('/paymentOptionsInquiry', {});
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
+  });
+
+  it('a merchant without an acquirer link is refused as for a payment', async () => {
+    const answer = await merchantClient(gateway, 'LIVEMERCHANT').post('/paymentOptionsInquiry', {});
+    expect(answer.status).toBe(403);
+    expect(answer.body.error.cause).toBe('REQUEST_REJECTED');
+  });
+
+  it('refuses versions outside 1-100 as for other paths', async () => {
+    const answer = await merchantClient(gateway, 'TESTMERCHANT', 101).post(
+      '/paymentOptionsInquiry',
+      {},
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual(refusal('version'));
+  });
+});
