@@ -18,7 +18,10 @@ import { renderSession, withCorrelationId } from './session.response';
 export class SessionHttpController {
   constructor(private readonly sessions: PaymentSessions) {}
 
-  /** Nothing asked for is ignored: a body asking for more than an empty session is refused. */
+  /**
+   * Nothing asked for is ignored: a body asking for more than an empty session is refused. An
+   * empty body arrives as `{}` (http/empty-body.ts).
+   */
   @Post()
   @HttpCode(201)
   create(
@@ -27,7 +30,7 @@ export class SessionHttpController {
     @AuthenticatedMerchant() merchant: Merchant,
   ) {
     const version = checkVersion(params);
-    const validated = validateSessionCreate(version, body === undefined ? {} : body);
+    const validated = validateSessionCreate(version, body);
     if (!validated.ok) throw ApiError.fromFieldError(validated.error);
     const session = this.sessions.create(merchant.id);
     return withCorrelationId(renderSession(session, 'NO_UPDATE', true), body);

@@ -1,8 +1,7 @@
-import { generalFields } from '../groups/general.group';
-import { group } from '../model/compose';
-import type { ApiOperation, OperationContract } from '../model/field';
+import type { OperationContract } from '../model/field';
 import { MAX_VERSION } from '../operations/registry';
 import { paymentOptionsInquiryContract } from '../payment-options/payment-options-inquiry.contract';
+import { createSessionContract } from '../session/create-session.contract';
 import { updateSessionContract } from '../session/update-session.contract';
 import type { ErrorStatus } from './error-responses';
 import { ref, type JsonSchema } from './json-schema';
@@ -14,15 +13,6 @@ import { ORDER_STATUSES } from './response-schemas';
  * feed, the webhook delivery log, Payment Options Inquiry and Check Gateway. A test lists the
  * gateway's routes and fails when one of its merchant paths is missing here.
  */
-
-/** Create Session takes nothing but the transient correlationId. */
-const createSessionContract: OperationContract = {
-  apiOperation: 'CREATE_SESSION' as ApiOperation,
-  description: 'Create an empty payment session',
-  body: group('Create an empty payment session', {
-    correlationId: generalFields.correlationId,
-  }),
-};
 
 /** The request bodies of these paths, by component name, from their contracts. */
 export const MERCHANT_REQUESTS: Readonly<Record<string, OperationContract>> = {
