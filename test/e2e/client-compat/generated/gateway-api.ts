@@ -441,6 +441,21 @@ export interface components {
        * @enum {string}
        */
       apiOperation: 'CAPTURE';
+      billing?: components['schemas']['Billing'];
+      customer?: components['schemas']['Customer'];
+      device?: components['schemas']['Device'];
+      shipping?: components['schemas']['Shipping'];
+      /** @description The order */
+      order?: {
+        /** @description Merchant-defined fields (up to 50), not sent to acquirers */
+        custom?: {
+          [key: string]: string;
+        };
+        /** @description Description of the order */
+        description?: string;
+        /** @description The merchant's reference for the order */
+        reference?: string;
+      };
       /** @description The capture */
       transaction: {
         /** @description Amount of the transaction */
@@ -522,12 +537,17 @@ export interface components {
       billing?: components['schemas']['Billing'];
       customer?: components['schemas']['Customer'];
       device?: components['schemas']['Device'];
+      shipping?: components['schemas']['Shipping'];
       /** @description The order */
       order?: {
         /** @description Merchant-defined fields (up to 50), not sent to acquirers */
         custom?: {
           [key: string]: string;
         };
+        /** @description Description of the order */
+        description?: string;
+        /** @description The merchant's reference for the order */
+        reference?: string;
         /** @description The payer's note on the order */
         customerNote?: string;
         /**
@@ -542,8 +562,6 @@ export interface components {
          * @description Target of webhook notifications for the order
          */
         notificationUrl?: string;
-        /** @description The merchant's reference for the order */
-        reference?: string;
         /** @description Name of the person requesting the goods */
         requestorName?: string;
         /** @description Wallet indicator */
@@ -558,7 +576,6 @@ export interface components {
         /** @description The merchant's tax registration id */
         taxRegistrationId?: string;
       };
-      shipping?: components['schemas']['Shipping'];
       sourceOfFunds?: components['schemas']['SourceOfFunds'];
       transaction: components['schemas']['RefundTransaction'];
       /** @description Echoed in the response; not validated or stored */
@@ -582,15 +599,20 @@ export interface components {
        */
       apiOperation: 'REFUND';
       billing?: components['schemas']['Billing'];
-      currencyConversion?: components['schemas']['CurrencyConversion'];
       customer?: components['schemas']['Customer'];
       device?: components['schemas']['Device'];
+      shipping?: components['schemas']['Shipping'];
+      currencyConversion?: components['schemas']['CurrencyConversion'];
       /** @description The order */
       order?: {
         /** @description Merchant-defined fields (up to 50), not sent to acquirers */
         custom?: {
           [key: string]: string;
         };
+        /** @description Description of the order */
+        description?: string;
+        /** @description The merchant's reference for the order */
+        reference?: string;
         /** @description The payer's note on the order */
         customerNote?: string;
         /**
@@ -605,8 +627,6 @@ export interface components {
          * @description Target of webhook notifications for the order
          */
         notificationUrl?: string;
-        /** @description The merchant's reference for the order */
-        reference?: string;
         /** @description Name of the person requesting the goods */
         requestorName?: string;
         /** @description Wallet indicator */
@@ -623,7 +643,6 @@ export interface components {
         statementDescriptor?: components['schemas']['StatementDescriptor'];
         subMerchant?: components['schemas']['SubMerchant'];
       };
-      shipping?: components['schemas']['Shipping'];
       sourceOfFunds?: components['schemas']['SourceOfFunds'];
       transaction: components['schemas']['RefundTransaction'];
       /** @description Echoed in the response; not validated or stored */
