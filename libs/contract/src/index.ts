@@ -57,4 +57,4 @@ export {
   validateSessionCreate,
 } from './session/create-session.contract';
 export { jsonShapeError, MAX_LIST_ELEMENTS, scanJsonShape, type JsonShape } from './json-shape';
-export { numbersAsWritten, withNumberLiterals } from './number-literals';
+export { numbersAsWrittenIn, withNumberLiterals } from './number-literals';

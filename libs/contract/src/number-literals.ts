@@ -24,11 +24,11 @@ export function withNumberLiterals(
   const { apiOperation } = body;
   if (typeof apiOperation !== 'string' || !isSupportedVersion(version)) return body;
   const contract = resolveContract(apiOperation, version);
-  return contract ? numbersAsWritten(contract.body, body, text) : body;
+  return contract ? numbersAsWrittenIn(contract.body, body, text) : body;
 }
 
 /** The body with every number at a decimal, digits or integer field of `shape` judged by its literal. */
-export function numbersAsWritten(
+export function numbersAsWrittenIn(
   shape: GroupField,
   body: Record<string, unknown>,
   text: string,

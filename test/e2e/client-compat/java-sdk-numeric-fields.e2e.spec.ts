@@ -148,3 +148,47 @@ describe('a Java SDK sending amounts and card fields as JSON numbers', () => {
       expect(text).not.toMatch(new RegExp(`${number.slice(0, 12)}|${number.slice(-12)}`));
   });
 });
+
+describe('the same SDK on the other merchant bodies: sessions and Payment Options Inquiry', () => {
+  it('a session update with "number": 5123450000000008 stores the card, which then pays', async () => {
+    const created = await under.api.post('/session');
+    const id = created.body.session.id as string;
+    const updated = await under.api.put(
+      `/session/${id}`,
+      `{"order":{"amount":25.50,"currency":"USD"},"sourceOfFunds":{"provided":{"card":${card('5123450000000008')}}}}`,
+    );
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ session: { updateStatus: 'SUCCESS' } });
+    const stored = await under.api.get(`/session/${id}`);
+    expect(stored.body).toMatchObject({
+      order: { amount: '25.50' },
+      sourceOfFunds: { provided: { card: { number: '512345xxxxxx0008' } } },
+    });
+    const paid = await under.api.put(`/order/${newOrder()}/transaction/1`, {
+      apiOperation: 'PAY',
+      session: { id },
+      sourceOfFunds: { type: 'CARD' },
+    });
+    expect(paid.status).toBe(201);
+    expect(paid.body).toMatchObject({ result: 'SUCCESS', order: { amount: 25.5 } });
+  });
+
+  it('a session update refuses "amount": 1e2 as the string would be, naming order.amount', async () => {
+    const id = (await under.api.post('/session')).body.session.id as string;
+    const refused = await under.api.put(`/session/${id}`, '{"order":{"amount":1e2}}');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ field: 'order.amount', validationType: 'INVALID' });
+  });
+
+  it('Payment Options Inquiry with "amount": 100.00 and a numeric card number makes its offer', async () => {
+    const answer = await under.api.post(
+      '/paymentOptionsInquiry',
+      '{"order":{"amount":100.00,"currency":"USD"},"sourceOfFunds":{"type":"CARD","provided":{"card":{"number":4012000033330026}}}}',
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body.currencyConversion).toMatchObject({
+      payerCurrency: 'EUR',
+      payerAmount: 94.76,
+    });
+  });
+});

@@ -9,6 +9,7 @@ import {
 import type { Merchant } from '@gateway/merchants';
 import { Body, Controller, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
 import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard';
+import { literalsAlong, numbersAsWritten } from '../http/body-numbers';
 import { parseApiVersion } from '../http/path-params';
 import { PaymentSessions } from '../session/payment-sessions';
 import { withSessionFields } from '../session/session-fields';
@@ -16,6 +17,8 @@ import { CURRENCY_CONVERSION } from '../tokens';
 import { paymentOptions } from './payment-options';
 
 type Json = Record<string, unknown>;
+
+const INQUIRY_NUMBERS = literalsAlong(paymentOptionsInquiryContract);
 
 /**
  * POST …/merchant/{m}/paymentOptionsInquiry: what the merchant may use, and a currency-conversion
@@ -34,12 +37,12 @@ export class PaymentOptionsHttpController {
   @HttpCode(200)
   inquire(
     @Param('version') version: string | undefined,
-    @Body() body: unknown,
+    @Body() sent: unknown,
     @AuthenticatedMerchant() merchant: Merchant,
   ) {
     parseApiVersion(version);
-    if (!isJsonObject(body)) throw ApiError.invalid('The request body must be a JSON object');
-    const validated = validatePaymentOptionsInquiry(body);
+    if (!isJsonObject(sent)) throw ApiError.invalid('The request body must be a JSON object');
+    const validated = validatePaymentOptionsInquiry(numbersAsWritten(sent, INQUIRY_NUMBERS));
     if (!validated.ok) throw ApiError.fromFieldError(validated.error);
     const cardData = findEmbeddedCardNumber(validated.value);
     if (cardData) throw ApiError.fromFieldError(cardData);

@@ -1,4 +1,4 @@
-import { ApiError, validateSessionCreate } from '@gateway/contract';
+import { ApiError, updateSessionContract, validateSessionCreate } from '@gateway/contract';
 import { Body, Controller, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
 import {
   AuthenticatedMerchant,
@@ -6,11 +6,14 @@ import {
   CertificateAuthenticated,
   SessionIdAsPassword,
 } from '../auth/basic-auth.guard';
+import { literalsAlong, numbersAsWritten } from '../http/body-numbers';
 import { parseOrderPath, refuseCardNumber } from '../http/path-params';
 import type { Merchant } from '@gateway/merchants';
 import { cardMaskFor } from '@gateway/order-view';
 import { PaymentSessions, SESSION_ID } from './payment-sessions';
 import { renderSession, withCorrelationId } from './session.response';
+
+const UPDATE_NUMBERS = literalsAlong(updateSessionContract);
 
 /** Create (POST), Update (PUT) and Retrieve (GET) a payment session. */
 @Controller('api/rest/version/:version/merchant/:merchantId/session')
@@ -41,11 +44,12 @@ export class SessionHttpController {
   @SessionIdAsPassword()
   update(
     @Param() params: { version?: string; sessionId?: string },
-    @Body() body: unknown,
+    @Body() sent: unknown,
     @AuthenticatedMerchant() merchant: Merchant,
     @CertificateAuthenticated() byCertificate: boolean,
   ) {
     checkVersion(params);
+    const body = numbersAsWritten(sent, UPDATE_NUMBERS);
     const session = this.sessions.update(merchant.id, sessionIdOf(params), body);
     const cardMask = cardMaskFor(merchant, byCertificate);
     return withCorrelationId(renderSession(session, 'SUCCESS', false, cardMask), body);

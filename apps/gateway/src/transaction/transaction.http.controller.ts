@@ -13,7 +13,7 @@ import {
   BasicAuthGuard,
   CertificateAuthenticated,
 } from '../auth/basic-auth.guard';
-import { textOfNumbers } from '../http/body-numbers';
+import { numbersAsWritten } from '../http/body-numbers';
 import { idParam, parseOrderPath } from '../http/path-params';
 import type { Merchant } from '@gateway/merchants';
 import { RetrieveOrderQuery } from '../order/retrieve-order.query';
@@ -42,18 +42,6 @@ function wellFormed(apiVersion: number, body: Record<string, unknown>): Record<s
   return body;
 }
 
-/**
- * Numbers at decimal, digits and integer fields judged by their literals as written (issue 14).
- * Everything after this, the retry fingerprint included, sees `100.00` as `"100.00"`: the two are
- * one request.
- */
-function numbersAsWritten(apiVersion: number, sent: unknown): unknown {
-  const text = textOfNumbers(sent);
-  return text !== undefined && isJsonObject(sent)
-    ? withNumberLiterals(apiVersion, sent, text)
-    : sent;
-}
-
 /** PUT …/transaction/{id} runs an operation; GET retrieves one transaction. */
 @Controller(
   'api/rest/version/:version/merchant/:merchantId/order/:orderId/transaction/:transactionId',
@@ -78,7 +66,10 @@ export class TransactionHttpController {
   ) {
     const { apiVersion, orderId } = parseOrderPath(params);
     const transactionId = idParam(params.transactionId, 'transaction.id');
-    const body = numbersAsWritten(apiVersion, sent);
+    // The operation's contract, named by the body's apiOperation, says where the numbers belong.
+    const body = numbersAsWritten(sent, (object, text) =>
+      withNumberLiterals(apiVersion, object, text),
+    );
     const withSession = citesSession(body)
       ? this.sessions.requestWithSession(
           merchant.id,
