@@ -8,9 +8,9 @@ import { isSupportedVersion, resolveContract } from './operations/registry';
  * `"number": 5123450000000008`. A decimal or digits field holding a JSON number is judged as the
  * string of its literal exactly as written in the body, never through floating point (`100.00`
  * is `"100.00"`, `5123450000000009999` keeps its last digits, `1e2` is refused as `"1e2"` is). An
- * integer field keeps a number written as an integer; any other literal (`1e2`, `24.0`) becomes
- * its text, which the integer rule refuses. A number anywhere else stays a number, refused as
- * before.
+ * integer field, which takes a string of digits too, gets its literal the same way: `30` is
+ * `"30"`, which the integer rule accepts as 30, and `24.0` is `"24.0"`, which it refuses. A number
+ * anywhere else stays a number, refused as before.
  *
  * JSON.parse has already turned the literals into doubles, and Node 20's JSON.parse gives no
  * access to the source text, so the literals are recovered from the body's text with the small
@@ -33,14 +33,14 @@ export function numbersAsWrittenIn(
   body: Record<string, unknown>,
   text: string,
 ): Record<string, unknown> {
-  const found: NumberAt[] = [];
+  const found: Path[] = [];
   numbersIn(shape, body, [], found);
   if (found.length === 0) return body;
   const literals = literalsOf(text);
   let converted = body;
-  for (const { path, integer } of found) {
+  for (const path of found) {
     const literal = literalAt(literals, path);
-    if (literal !== undefined && !(integer && INTEGER_LITERAL.test(literal)))
+    if (literal !== undefined)
       converted = replaced(converted, path, 0, literal) as Record<string, unknown>;
   }
   return converted;
@@ -48,17 +48,13 @@ export function numbersAsWrittenIn(
 
 type Path = readonly (string | number)[];
 
-/** A number sent at a numeric field: its path (member names and indexes) and whether an integer is asked for. */
-interface NumberAt {
-  readonly path: Path;
-  readonly integer: boolean;
-}
-
 const NUMERIC_KINDS = new Set(['decimal', 'digits', 'integer']);
-const INTEGER_LITERAL = /^-?[0-9]+$/;
 
-/** `path`: the members from the body to `sent`, pushed and popped; copied only for a find. */
-function numbersIn(field: Field, sent: unknown, path: (string | number)[], found: NumberAt[]) {
+/**
+ * The paths (member names and indexes) of the numbers sent at numeric fields. `path`: the members
+ * from the body to `sent`, pushed and popped; copied only for a find.
+ */
+function numbersIn(field: Field, sent: unknown, path: (string | number)[], found: Path[]) {
   if (field.kind === 'group') {
     if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) return;
     for (const name in sent) {
@@ -74,8 +70,7 @@ function numbersIn(field: Field, sent: unknown, path: (string | number)[], found
       numbersIn(field.of, sent[i], path, found);
       path.pop();
     }
-  } else if (typeof sent === 'number' && NUMERIC_KINDS.has(field.kind))
-    found.push({ path: path.slice(), integer: field.kind === 'integer' });
+  } else if (typeof sent === 'number' && NUMERIC_KINDS.has(field.kind)) found.push(path.slice());
 }
 
 /** `value` with the member at `path` (from `depth`) replaced: copies only along the path. */

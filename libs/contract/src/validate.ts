@@ -4,6 +4,7 @@ import { compiledEngine } from './engine/compiled/compiled-engine';
 import { childPath, declarationIndexOf, indexPath } from './engine/contract-paths';
 import { compileChecks, type CompiledCheck } from './engine/cross-checks';
 import { firstInDocumentOrder } from './engine/document-order';
+import { integersAsNumbers } from './engine/integer-strings';
 import {
   invalidValue,
   missingField,
@@ -151,7 +152,8 @@ function toFieldError(violation: Violation): FieldError {
 
 /**
  * Validates a body against one contract. `value` is the body with absent members removed (values
- * as sent; with the compiled engine, members left unchanged are the very objects sent); the error
+ * as sent but for integers sent as strings, which are numbers; with the compiled engine, members
+ * left unchanged are the very objects sent); the error
  * is the first violation in document order. A body that is not a JSON object counts as one with
  * nothing supplied (`validateBody` names that case itself).
  */
@@ -165,7 +167,7 @@ export function validateRequest(
   const judgement: Judgement =
     compiledContract.validator.judge?.(sent) ??
     judgeInGeneral(compiledContract, contract.apiOperation, sent);
-  if (judgement.ok) return judgement;
+  if (judgement.ok) return { ok: true, value: integersAsNumbers(contract.body, judgement.value) };
   return { ok: false, error: toFieldError(judgement.violation) };
 }
 

@@ -93,7 +93,7 @@ describe('withNumberLiterals', () => {
     expect(validateBody(100, body).ok).toBe(true);
   });
 
-  it('keeps an integer field a number when written as an integer, and refuses any other literal', () => {
+  it('reads an integer field as its literal too: the integer rule takes 30 and refuses 30.0', () => {
     const withDays = (days: string) =>
       asWritten(
         authorize('{"amount":"1.00","currency":"USD"}').replace(
@@ -101,14 +101,19 @@ describe('withNumberLiterals', () => {
           `{"agreement":{"recurring":{"daysBetweenPayments":${days}}},`,
         ),
       );
-    expect(withDays('30')).toMatchObject({ agreement: { recurring: { daysBetweenPayments: 30 } } });
-    expect(validateBody(100, withDays('30')).ok).toBe(true);
+    expect(withDays('30')).toMatchObject({
+      agreement: { recurring: { daysBetweenPayments: '30' } },
+    });
+    expect(validateBody(100, withDays('30'))).toMatchObject({
+      ok: true,
+      value: { agreement: { recurring: { daysBetweenPayments: 30 } } },
+    });
     for (const literal of ['30.0', '3e1']) {
       expect(validateBody(100, withDays(literal))).toMatchObject({
         ok: false,
         error: {
           field: 'agreement.recurring.daysBetweenPayments',
-          explanation: `Value '${literal}' is invalid. It must be an integer: a JSON number without a fraction or exponent`,
+          explanation: `Value '${literal}' is invalid. It must be an integer: digits, as a JSON number or a string, without a fraction or exponent`,
         },
       });
     }

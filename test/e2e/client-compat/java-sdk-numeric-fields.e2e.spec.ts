@@ -1,4 +1,5 @@
 import { orderIds, useGateway } from '../../support/gateway-process';
+import { authenticatePayerBody, initiateAuthenticationBody } from '../../support/three-d-secure';
 
 /**
  * A Java SDK whose request model holds amounts as BigDecimal and card fields as long numbers
@@ -147,6 +148,53 @@ describe('a Java SDK sending amounts and card fields as JSON numbers', () => {
     for (const text of [inReference.text, tooLong.text, asAmount.text, under.gateway.output()])
       expect(text).not.toMatch(new RegExp(`${number.slice(0, 12)}|${number.slice(-12)}`));
   });
+});
+
+describe('integer fields, as a number or a string of digits', () => {
+  const withDays = (days: string) =>
+    authorize('100.00').replace('{', `{"agreement":{"recurring":{"daysBetweenPayments":${days}}},`);
+
+  it('"24" is 24: an Authenticate Payer sending browser details as strings gets them back as numbers', async () => {
+    const order = newOrder();
+    const initiated = await under.api.put(
+      `/order/${order}/transaction/a1`,
+      initiateAuthenticationBody('5123450000000008'),
+    );
+    expect(initiated.status).toBe(201);
+    const browserDetails = { colorDepth: '24', screenHeight: '1080', timeZone: '-300' };
+    const payer = await under.api.put(
+      `/order/${order}/transaction/a1`,
+      authenticatePayerBody(undefined, {
+        device: { browser: 'Mozilla/5.0 (X11; Linux x86_64)', browserDetails },
+      }),
+    );
+    expect(payer.status).toBe(201);
+    expect(payer.body.device.browserDetails).toEqual({
+      colorDepth: 24,
+      screenHeight: 1080,
+      timeZone: -300,
+    });
+  });
+
+  it('"30" and 30 are one request: a retry sending the other gets the same response', async () => {
+    const order = newOrder();
+    const first = await under.api.put(`/order/${order}/transaction/1`, withDays('"30"'));
+    expect(first.status).toBe(201);
+    const again = await under.api.put(`/order/${order}/transaction/1`, withDays('30'));
+    expect(again.text).toBe(first.text);
+  });
+
+  it.each(['"30.0"', '"1e2"', '" 30"', '30.0', '"0"'])(
+    'refuses %s naming the field',
+    async (days) => {
+      const refused = await under.api.put(`/order/${newOrder()}/transaction/1`, withDays(days));
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({
+        field: 'agreement.recurring.daysBetweenPayments',
+        validationType: 'INVALID',
+      });
+    },
+  );
 });
 
 describe('the same SDK on the other merchant bodies: sessions and Payment Options Inquiry', () => {

@@ -193,11 +193,20 @@ function enumListCheck(values: readonly string[]): LeafCheck {
   };
 }
 
+/** An integer written as a string: digits, '-' first for a negative one; nothing around them. */
+const INTEGER_STRING = /^-?[0-9]+$/;
+
+/**
+ * Behaviour notes: integer fields accept a JSON number as well as a string. `"30"` is judged as
+ * `30` (same range); `"30.0"`, `"1e2"`, `" 30"` are not integers. The accepted string becomes its
+ * number once the body is accepted (integer-strings.ts).
+ */
 function integerCheck(min: number, max: number): LeafCheck {
   return (value) => {
-    if (typeof value !== 'number' || !Number.isInteger(value))
-      return 'It must be an integer: a JSON number without a fraction or exponent';
-    return value < min || value > max ? `It must be from ${min} to ${max}` : undefined;
+    const number = typeof value === 'string' && INTEGER_STRING.test(value) ? Number(value) : value;
+    if (typeof number !== 'number' || !Number.isInteger(number))
+      return 'It must be an integer: digits, as a JSON number or a string, without a fraction or exponent';
+    return number < min || number > max ? `It must be from ${min} to ${max}` : undefined;
   };
 }
 

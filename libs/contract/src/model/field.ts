@@ -24,7 +24,7 @@ export type LeafRule =
     }
   /** Request decimal string: 0-9 and '.', 1-14 characters, at most 3 decimals; '-' only when allowed. */
   | { readonly kind: 'decimal'; readonly allowNegative?: boolean }
-  /** A JSON number that is an integer. */
+  /** An integer: a JSON number, or a string of its digits (the validated value is the number). */
   | { readonly kind: 'integer'; readonly min: number; readonly max: number }
   | { readonly kind: 'boolean' }
   | { readonly kind: 'enum'; readonly values: readonly string[] }

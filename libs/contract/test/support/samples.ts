@@ -137,8 +137,10 @@ export function badSamples(rule: LeafRule): BadSample[] {
       ];
     case 'integer':
       return [
-        { rule: 'JSON type', value: String(rule.min) },
+        { rule: 'JSON type', value: true },
         { rule: 'integer', value: rule.min + 0.5 },
+        { rule: 'digits only', value: `${rule.min}.0` },
+        { rule: 'digits only', value: ` ${rule.min}` },
         { rule: 'minimum', value: rule.min - 1 },
         { rule: 'maximum', value: rule.max + 1 },
       ];
