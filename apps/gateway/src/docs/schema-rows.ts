@@ -5,7 +5,8 @@
 
 export interface Schema {
   readonly $ref?: string;
-  readonly type?: string;
+  /** Two for the fields that take a number as well as a string: `['string', 'number']`. */
+  readonly type?: string | readonly string[];
   readonly title?: string;
   readonly description?: string;
   readonly properties?: Readonly<Record<string, Schema>>;
@@ -103,15 +104,21 @@ export function constraintsOf(schema: Schema): Constraint[] {
         )
         .join(' or '),
     });
+  const range = schema['x-gateway-range'];
+  // A string's range that the number's bounds already state (integer and digits fields, which
+  // take both) is said once, of the value.
+  const sameRange =
+    range !== undefined && range.minimum === schema.minimum && range.maximum === schema.maximum;
   if (schema.minimum !== undefined || schema.maximum !== undefined)
-    out.push({ text: boundsText(schema.minimum, schema.maximum) });
+    out.push({
+      text: `${sameRange ? 'value ' : ''}${boundsText(schema.minimum, schema.maximum)}`,
+    });
   if (schema.multipleOf !== undefined) out.push({ text: `multiple of ${schema.multipleOf}` });
   if (schema.format) out.push({ text: `format ${schema.format}` });
   if (schema.contentEncoding) out.push({ text: schema.contentEncoding });
   if (schema.enum) out.push({ text: 'one of', code: schema.enum.map(String) });
   if (schema.pattern) out.push({ text: 'pattern', code: [schema.pattern] });
-  const range = schema['x-gateway-range'];
-  if (range) out.push({ text: `value ${boundsText(range.minimum, range.maximum)}` });
+  if (range && !sameRange) out.push({ text: `value ${boundsText(range.minimum, range.maximum)}` });
   const list = schema['x-gateway-list-values'];
   if (list) out.push({ text: 'comma-separated, each at most once, of', code: list });
   if (schema.maxItems !== undefined) out.push({ text: `at most ${schema.maxItems} elements` });
@@ -129,11 +136,14 @@ export function constraintsOf(schema: Schema): Constraint[] {
 const componentSuffix = (schema: Schema): string =>
   schema.$ref ? ` (${schema.$ref.split('/').pop()})` : '';
 
+/** `string or number`. */
+const typeName = (schema: Schema): string => [schema.type ?? 'any'].flat().join(' or ');
+
 /** `object (Address)` names the shared component a group comes from. */
 function typeOf(schema: Schema, flat: Schema, items: Schema | undefined): string {
-  if (items) return `array of ${items.type ?? 'any'}${componentSuffix(flat.items ?? {})}`;
+  if (items) return `array of ${typeName(items)}${componentSuffix(flat.items ?? {})}`;
   if (flat.propertyNames) return 'object (map)';
-  return `${flat.type ?? 'any'}${componentSuffix(schema)}`;
+  return `${typeName(flat)}${componentSuffix(schema)}`;
 }
 
 /** Every field under `schema`, depth first in declaration order. */
@@ -158,7 +168,7 @@ export function fieldRows(schema: Schema, resolve: Resolve): FieldRow[] {
         const value = flat.additionalProperties;
         rows.push({
           path: `${path}.*`,
-          type: value.type ?? 'any',
+          type: typeName(value),
           required: false,
           constraints: constraintsOf(value),
           description: 'A member of the map',

@@ -60,7 +60,7 @@ describe('the docs page lists the whole API', () => {
     const authorize = section('schema-Authorize_v39');
     expect(authorize).toContain('<summary>Fields of Authorize_v39');
     expect(authorize).toMatch(
-      /<code>order\.amount<\/code><\/th>\s*<td>string<\/td>\s*<td>yes<\/td>[\s\S]*?length 1-14[\s\S]*?<td>Total amount of the order<\/td>/,
+      /<code>order\.amount<\/code><\/th>\s*<td>string or number<\/td>\s*<td>yes<\/td>[\s\S]*?length 1-14[\s\S]*?<td>Total amount of the order<\/td>/,
     );
     for (const path of [
       'order.item[].quantity',

@@ -32,6 +32,25 @@ function numericRange(range: { readonly min?: number; readonly max?: number }): 
   };
 }
 
+/*
+ * Decimal, digits and integer fields take a JSON number as well as a string (behaviour notes,
+ * "Numbers where strings are expected"): their schemas have two types, each keyword applying to
+ * its own (lengths and pattern to the string, minimum and maximum to the number), so a generated
+ * client may send either. A number is judged by its literal as the string would be; the bounds say
+ * what of that JSON Schema can: a digits number has no leading zero, so `min` digits are at least
+ * 10^(min-1).
+ */
+
+const DECIMAL_SIZE = 1_000_000_000_000;
+
+function digitsNumberBounds(rule: Extract<LeafRule, { kind: 'digits' }>): JsonSchema {
+  const shortest = rule.min > 1 ? 10 ** (rule.min - 1) : 0;
+  return {
+    minimum: Math.max(rule.range?.min ?? 0, shortest),
+    ...(rule.range?.max !== undefined ? { maximum: rule.range.max } : {}),
+  };
+}
+
 export function leafSchema(rule: LeafRule): JsonSchema {
   switch (rule.kind) {
     case 'string':
@@ -46,19 +65,29 @@ export function leafSchema(rule: LeafRule): JsonSchema {
       return { type: 'string', ...lengths(rule.min, rule.max), pattern: '^[A-Za-z0-9]*$' };
     case 'digits':
       return {
-        type: 'string',
+        type: ['string', 'integer'],
         ...lengths(rule.min, rule.max),
         pattern: '^[0-9]*$',
+        ...digitsNumberBounds(rule),
         ...(rule.range ? { 'x-gateway-range': numericRange(rule.range) } : {}),
       };
     case 'decimal':
       return {
-        type: 'string',
+        type: ['string', 'number'],
         ...lengths(1, DECIMAL_MAX_LENGTH),
         pattern: `^${rule.allowNegative ? '-?' : ''}${DECIMAL}$`,
+        minimum: rule.allowNegative ? -DECIMAL_SIZE : 0,
+        maximum: DECIMAL_SIZE,
       };
     case 'integer':
-      return { type: 'integer', minimum: rule.min, maximum: rule.max };
+      // The string's range, which `minimum` and `maximum` cannot state, goes in the extension.
+      return {
+        type: ['integer', 'string'],
+        minimum: rule.min,
+        maximum: rule.max,
+        pattern: '^-?[0-9]+$',
+        'x-gateway-range': numericRange(rule),
+      };
     case 'boolean':
       return { type: 'boolean' };
     case 'enum':

@@ -39,7 +39,8 @@ export function violations(doc: Schema, schema: Schema, value: unknown, at = '$'
   const fail = (keyword: string) => out.push(`${at}: ${keyword}`);
   if (schema.$ref)
     out.push(...violations(doc, resolvePointer(doc, schema.$ref) as Schema, value, at));
-  if (schema.type !== undefined && !typeMatches(schema.type, value)) return [...out, `${at}: type`];
+  const types: string[] | undefined = schema.type === undefined ? undefined : [schema.type].flat();
+  if (types && !types.some((type) => typeMatches(type, value))) return [...out, `${at}: type`];
   if (schema.enum && !schema.enum.includes(value)) fail('enum');
 
   if (typeof value === 'string') {

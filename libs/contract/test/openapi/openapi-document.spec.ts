@@ -215,17 +215,31 @@ function expectedLeaf(rule: LeafRule): Record<string, unknown> {
       return { type: 'string', ...lengths(rule.min, rule.max), pattern: ANY };
     case 'digits':
       return {
-        type: 'string',
+        type: ['string', 'integer'],
         ...lengths(rule.min, rule.max),
         pattern: ANY,
+        minimum: Math.max(rule.range?.min ?? 0, rule.min > 1 ? 10 ** (rule.min - 1) : 0),
+        ...(rule.range?.max !== undefined ? { maximum: rule.range.max } : {}),
         ...(rule.range
           ? { 'x-gateway-range': { minimum: rule.range.min, maximum: rule.range.max } }
           : {}),
       };
     case 'decimal':
-      return { type: 'string', ...lengths(1, 14), pattern: ANY };
+      return {
+        type: ['string', 'number'],
+        ...lengths(1, 14),
+        pattern: ANY,
+        minimum: rule.allowNegative ? -1e12 : 0,
+        maximum: 1e12,
+      };
     case 'integer':
-      return { type: 'integer', minimum: rule.min, maximum: rule.max };
+      return {
+        type: ['integer', 'string'],
+        minimum: rule.min,
+        maximum: rule.max,
+        pattern: ANY,
+        'x-gateway-range': { minimum: rule.min, maximum: rule.max },
+      };
     case 'boolean':
       return { type: 'boolean' };
     case 'enum':

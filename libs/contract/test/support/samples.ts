@@ -124,7 +124,8 @@ export function badSamples(rule: LeafRule): BadSample[] {
     }
     case 'decimal':
       return [
-        { rule: 'JSON type', value: 12.5 },
+        // Not a number: over HTTP a number here is read by its literal (number-literals.ts).
+        { rule: 'JSON type', value: true },
         { rule: 'minimum length', value: '' },
         { rule: 'maximum length', value: '1'.repeat(15) },
         { rule: 'decimal places', value: '1.2345' },

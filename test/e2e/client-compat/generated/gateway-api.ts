@@ -459,13 +459,13 @@ export interface components {
       /** @description The capture */
       transaction: {
         /** @description Amount of the transaction */
-        amount: string;
+        amount: string | number;
         /** @description Currency of the transaction, ISO 4217 */
         currency: string;
         /** @description The merchant's reference for the transaction */
         reference?: string;
         /** @description Tax amount of the transaction */
-        taxAmount?: string;
+        taxAmount?: string | number;
       };
       /** @description Echoed in the response; not validated or stored */
       correlationId?: string;
@@ -734,15 +734,15 @@ export interface components {
             /** @description Card expiry */
             expiry: {
               /** @description Expiry month, 1 to 12 */
-              month: string;
+              month: string | number;
               /** @description Expiry year: 2000 plus this value */
-              year: string;
+              year: string | number;
             };
             holder?: components['schemas']['Holder'];
             /** @description Card number */
-            number?: string;
+            number?: string | number;
             /** @description Card security code */
-            securityCode?: string;
+            securityCode?: string | number;
           };
           giftCard?: components['schemas']['GiftCard'];
           providerA?: components['schemas']['ProviderA'];
@@ -802,7 +802,7 @@ export interface components {
         /** @description Accepts approval of part of the amount; required true where the acquirer approves partially */
         acceptPartialAmount?: boolean;
         /** @description Total amount of the order */
-        amount?: string;
+        amount?: string | number;
         /** @description Currency of the order, ISO 4217 */
         currency: string;
         /** @description Merchant-defined fields (up to 50), not sent to acquirers */
@@ -824,9 +824,9 @@ export interface components {
         /** @description Line items of the order */
         item?: components['schemas']['Item'][];
         /** @description Sum of the item prices */
-        itemAmount?: string;
+        itemAmount?: string | number;
         /** @description Merchant category code; overrides the default of the acquirer link */
-        merchantCategoryCode?: string;
+        merchantCategoryCode?: string | number;
         /**
          * Format: uri
          * @description Target of webhook notifications for the order
@@ -843,13 +843,13 @@ export interface components {
         /** @description Name of the person requesting the goods */
         requestorName?: string;
         /** @description Shipping and handling amount */
-        shippingAndHandlingAmount?: string;
+        shippingAndHandlingAmount?: string | number;
         statementDescriptor?: components['schemas']['StatementDescriptor'];
         subMerchant?: components['schemas']['SubMerchant'];
         /** @description Breakdown of the tax amount */
         tax?: components['schemas']['Tax'][];
         /** @description Total tax amount */
-        taxAmount?: string;
+        taxAmount?: string | number;
         /** @description The merchant's tax registration id */
         taxRegistrationId?: string;
         /** @description Wallet indicator */
@@ -945,7 +945,7 @@ export interface components {
             /** @description SDK reference number */
             referenceNumber: string;
             /** @description Seconds, default 900, rounded up to a minute */
-            timeout?: number;
+            timeout?: number | string;
             /** @description SDK transaction id */
             transactionId: string;
             /** @description Supported UI types; give only if not all are supported */
@@ -1013,7 +1013,7 @@ export interface components {
       /** @description The order */
       order?: {
         /** @description Total amount of the order */
-        amount?: string;
+        amount?: string | number;
         /** @description Currency of the order, ISO 4217 */
         currency?: string;
         /** @description Merchant-defined fields (up to 50), not sent to acquirers */
@@ -1023,7 +1023,7 @@ export interface components {
         /** @description Description of the order */
         description?: string;
         /** @description Merchant category code; overrides the default of the acquirer link */
-        merchantCategoryCode?: string;
+        merchantCategoryCode?: string | number;
       };
       shipping?: components['schemas']['Shipping'];
       sourceOfFunds?: components['schemas']['SourceOfFunds'];
@@ -1085,7 +1085,7 @@ export interface components {
       /** @description The order */
       order: {
         /** @description Total amount of the order */
-        amount: string;
+        amount: string | number;
         /** @description Currency of the order, ISO 4217 */
         currency: string;
         /** @description Merchant-defined fields (up to 50), not sent to acquirers */
@@ -1098,16 +1098,16 @@ export interface components {
         /** @description Line items of the order */
         item?: components['schemas']['Item'][];
         /** @description Sum of the item prices */
-        itemAmount?: string;
+        itemAmount?: string | number;
         /**
          * Format: uri
          * @description Target of webhook notifications for the order
          */
         notificationUrl?: string;
         /** @description Shipping and handling amount */
-        shippingAndHandlingAmount?: string;
+        shippingAndHandlingAmount?: string | number;
         /** @description Total tax amount */
-        taxAmount?: string;
+        taxAmount?: string | number;
       };
       shipping?: components['schemas']['Shipping'];
       /** @description The browser payment provider */
@@ -1164,7 +1164,7 @@ export interface components {
       /** @description The order */
       order?: {
         /** @description Total amount of the order */
-        amount?: string;
+        amount?: string | number;
         /** @description Currency of the order, ISO 4217 */
         currency?: string;
       };
@@ -1218,7 +1218,7 @@ export interface components {
       /** @description The order */
       order?: {
         /** @description Total amount of the order */
-        amount?: string;
+        amount?: string | number;
         /** @description Currency of the order, ISO 4217 */
         currency?: string;
         /** @description Merchant-defined fields (up to 50), not sent to acquirers */
@@ -1250,7 +1250,7 @@ export interface components {
       /** @description The order the payer is about to pay: with a card, amount and currency ask for a currency-conversion offer */
       order?: {
         /** @description Total amount of the order */
-        amount?: string;
+        amount?: string | number;
         /** @description Currency of the order, ISO 4217 */
         currency?: string;
       };
@@ -1266,7 +1266,7 @@ export interface components {
           /** @description Card details */
           card?: {
             /** @description Card number */
-            number?: string;
+            number?: string | number;
             expiry?: components['schemas']['Expiry'];
           };
         };
@@ -1280,7 +1280,7 @@ export interface components {
     /** @description External 3-D Secure authentication data */
     '3DSecure': {
       /** @description Electronic commerce indicator from the ACS */
-      acsEci?: string;
+      acsEci?: string | number;
       /**
        * @description Outcome of the authentication
        * @enum {string}
@@ -1309,7 +1309,7 @@ export interface components {
       /** @description Recurring payment terms */
       recurring?: {
         /** @description Days between two payments */
-        daysBetweenPayments?: number;
+        daysBetweenPayments?: number | string;
       };
       /**
        * @description Kind of agreement, given on the first payment; OTHER by default
@@ -1353,7 +1353,7 @@ export interface components {
       /** @description Margin applied to the exchange rate, percent */
       marginPercentage?: string;
       /** @description Amount in the payer currency; required if the payer accepted */
-      payerAmount?: string;
+      payerAmount?: string | number;
       /** @description Payer currency, ISO 4217; differs from the transaction currency; required if the payer accepted */
       payerCurrency?: string;
       /** @description Exchange rate offered to the payer */
@@ -1411,7 +1411,7 @@ export interface components {
       /** @description Accepts approval of part of the amount; required true where the acquirer approves partially */
       acceptPartialAmount?: boolean;
       /** @description Total amount of the order */
-      amount: string;
+      amount: string | number;
       /** @description Currency of the order, ISO 4217 */
       currency: string;
       /** @description Merchant-defined fields (up to 50), not sent to acquirers */
@@ -1433,9 +1433,9 @@ export interface components {
       /** @description Line items of the order */
       item?: components['schemas']['Item'][];
       /** @description Sum of the item prices */
-      itemAmount?: string;
+      itemAmount?: string | number;
       /** @description Merchant category code; overrides the default of the acquirer link */
-      merchantCategoryCode?: string;
+      merchantCategoryCode?: string | number;
       /**
        * Format: uri
        * @description Target of webhook notifications for the order
@@ -1452,13 +1452,13 @@ export interface components {
       /** @description Name of the person requesting the goods */
       requestorName?: string;
       /** @description Shipping and handling amount */
-      shippingAndHandlingAmount?: string;
+      shippingAndHandlingAmount?: string | number;
       statementDescriptor?: components['schemas']['StatementDescriptor'];
       subMerchant?: components['schemas']['SubMerchant'];
       /** @description Breakdown of the tax amount */
       tax?: components['schemas']['Tax'][];
       /** @description Total tax amount */
-      taxAmount?: string;
+      taxAmount?: string | number;
       /** @description The merchant's tax registration id */
       taxRegistrationId?: string;
       /** @description Wallet indicator */
@@ -1472,7 +1472,7 @@ export interface components {
     /** @description Discount on the order */
     Discount: {
       /** @description Discount amount, subtracted from the sub-totals */
-      amount?: string;
+      amount?: string | number;
       /** @description Discount code */
       code?: string;
       /** @description Description of the discount */
@@ -1495,13 +1495,13 @@ export interface components {
       /** @description Name of the item */
       name: string;
       /** @description Quantity, 1 to 9999999999999999, as a string of digits */
-      quantity: string;
+      quantity: string | number;
       /** @description Stock keeping unit of the item */
       sku?: string;
       /** @description Price of one unit; may be negative */
-      unitPrice: string;
+      unitPrice: string | number;
       /** @description Tax on one unit; may be negative */
-      unitTaxAmount?: string;
+      unitTaxAmount?: string | number;
     };
     /** @description Descriptor printed on the payer's statement */
     StatementDescriptor: {
@@ -1518,7 +1518,7 @@ export interface components {
     /** @description A tax included in the tax amount */
     Tax: {
       /** @description Amount of this tax */
-      amount?: string;
+      amount?: string | number;
       /** @description Kind of tax */
       type?: string;
     };
@@ -1598,7 +1598,7 @@ export interface components {
       /** @description Bank account number */
       bankAccountNumber: string;
       /** @description Routing transit number */
-      routingNumber: string;
+      routingNumber: string | number;
       /**
        * @description Standard Entry Class code
        * @enum {string}
@@ -1610,16 +1610,16 @@ export interface components {
       expiry?: components['schemas']['Expiry'];
       holder?: components['schemas']['Holder'];
       /** @description Card number */
-      number?: string;
+      number?: string | number;
       /** @description Card security code */
-      securityCode?: string;
+      securityCode?: string | number;
     };
     /** @description Card expiry */
     Expiry: {
       /** @description Expiry month, 1 to 12 */
-      month?: string;
+      month?: string | number;
       /** @description Expiry year: 2000 plus this value */
-      year?: string;
+      year?: string | number;
     };
     /** @description Cardholder as printed on the card */
     Holder: {
@@ -1633,9 +1633,9 @@ export interface components {
       /** @description Local brand of the gift card */
       localBrand?: string;
       /** @description Gift card number */
-      number?: string;
+      number?: string | number;
       /** @description Gift card PIN */
-      pin?: string;
+      pin?: string | number;
     };
     /** @description Browser payment provider A account */
     ProviderA: {
@@ -1650,7 +1650,7 @@ export interface components {
     /** @description Bank transfer provider B */
     ProviderB: {
       /** @description German bank identifier */
-      bankIdentifier: string;
+      bankIdentifier: string | number;
     };
     /** @description Bank transfer provider C */
     ProviderC: {
@@ -1691,7 +1691,7 @@ export interface components {
         | 'TELEPHONE_ORDER'
         | 'VOICE_RESPONSE';
       /** @description Tax amount of the transaction */
-      taxAmount?: string;
+      taxAmount?: string | number;
     };
     /** @description External token provider */
     ExternalTokenProvider: {
@@ -1713,7 +1713,7 @@ export interface components {
     /** @description The refund */
     RefundTransaction: {
       /** @description Amount of the transaction */
-      amount: string;
+      amount: string | number;
       /** @description Currency of the transaction, ISO 4217 */
       currency: string;
       /** @description The merchant's reference for the transaction */
@@ -1721,7 +1721,7 @@ export interface components {
       /** @description The {transactionid} of the target transaction */
       targetTransactionId?: string;
       /** @description Tax amount of the transaction */
-      taxAmount?: string;
+      taxAmount?: string | number;
     };
     /** @description The payer device */
     AuthenticatePayerDevice: {
@@ -1750,7 +1750,7 @@ export interface components {
         /** @description HTTP Accept headers of the browser */
         acceptHeaders?: string;
         /** @description Screen colour depth in bits */
-        colorDepth?: number;
+        colorDepth?: number | string;
         /** @description Whether the browser runs Java */
         javaEnabled?: boolean;
         /** @description Whether the browser runs JavaScript */
@@ -1758,11 +1758,11 @@ export interface components {
         /** @description Browser language, IETF BCP 47 */
         language?: string;
         /** @description Screen height in pixels */
-        screenHeight?: number;
+        screenHeight?: number | string;
         /** @description Screen width in pixels */
-        screenWidth?: number;
+        screenWidth?: number | string;
         /** @description Minutes between UTC and local time */
-        timeZone?: number;
+        timeZone?: number | string;
       };
     };
     /** @description The response of the operation that created the transaction */
