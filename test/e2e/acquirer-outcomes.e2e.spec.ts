@@ -79,7 +79,6 @@ describe('the simulated acquirer over HTTP', () => {
             payerExchangeRate: '0.92345',
             provider: 'DCC_PROVIDER_A',
             uptake: 'ACCEPTED',
-            requestId: 'quote-1',
           },
         },
       ),

@@ -201,6 +201,22 @@ describe('money flows over HTTP', () => {
     expect(retrieved.body).toMatchObject({ totalCapturedAmount: 9, status: 'PARTIALLY_CAPTURED' });
   });
 
+  it.each(['AUTHORIZE', 'PAY'])(
+    '%s records transaction.reference and answers it, then and on retrieval',
+    async (apiOperation) => {
+      const order = newOrder();
+      const sent = await under.api.put(`/order/${order}/transaction/r1`, {
+        ...authorizeBody('7.00'),
+        apiOperation,
+        transaction: { reference: 'merchant-ref-7' },
+      });
+      expect(sent.status).toBe(201);
+      expect(sent.body.transaction.reference).toBe('merchant-ref-7');
+      const retrieved = await under.api.get(`/order/${order}/transaction/r1`);
+      expect(retrieved.body.transaction.reference).toBe('merchant-ref-7');
+    },
+  );
+
   it('echoes the billing address with street2 joined into street', async () => {
     const body = authorizeBody(
       '5.00',

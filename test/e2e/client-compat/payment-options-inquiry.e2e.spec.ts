@@ -126,6 +126,82 @@ describe('the currency-conversion offer', () => {
   });
 });
 
+describe('taking the offer up (issue 15)', () => {
+  const order = (() => {
+    let n = 0;
+    return () => `poi-uptake-${process.pid}-${Date.now()}-${n++}`;
+  })();
+  const payment = (apiOperation: string, session: string, requestId: string) => ({
+    apiOperation,
+    order: { amount: '100.00', currency: 'USD' },
+    session: { id: session },
+    currencyConversion: {
+      payerAmount: '94.76',
+      payerCurrency: 'EUR',
+      payerExchangeRate: '0.9476',
+      provider: 'DCC_PROVIDER_A',
+      requestId,
+      uptake: 'ACCEPTED',
+    },
+  });
+
+  it.each(['AUTHORIZE', 'PAY'])(
+    'a %s naming the quote is refused on currencyConversion.requestId, and nothing is recorded',
+    async (apiOperation) => {
+      const session = (await api.post('/session')).body.session.id as string;
+      const card = { number: EUR_CARD, expiry: { month: '1', year: '39' } };
+      await api.put(`/session/${session}`, { sourceOfFunds: { provided: { card } } });
+      const offer = await api.post('/paymentOptionsInquiry', {
+        ...inquiry(EUR_CARD),
+        session: { id: session },
+      });
+      const { requestId } = offer.body.currencyConversion;
+      const id = order();
+      const refused = await api.put(
+        `/order/${id}/transaction/1`,
+        payment(apiOperation, session, requestId),
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toEqual({
+        cause: 'INVALID_REQUEST',
+        explanation: `Value '${requestId}' is invalid. No currency-conversion quote of that id can be used: taking up a quote is not offered yet`,
+        field: 'currencyConversion.requestId',
+        validationType: 'INVALID',
+      });
+      expect((await api.get(`/order/${id}`)).status).toBe(404);
+      // The session was not bound to that order: it still pays another, without the quote.
+      const { requestId: _quote, ...conversion } = payment(
+        apiOperation,
+        session,
+        requestId,
+      ).currencyConversion;
+      const paid = await api.put(`/order/${order()}/transaction/1`, {
+        ...payment(apiOperation, session, requestId),
+        currencyConversion: conversion,
+      });
+      expect(paid.status).toBe(201);
+    },
+  );
+
+  it('a malformed field is reported first; without a session too', async () => {
+    const body = {
+      ...payment('AUTHORIZE', 'x', 'any-quote'),
+      session: undefined,
+      sourceOfFunds: {
+        type: 'CARD',
+        provided: { card: { number: EUR_CARD, expiry: { month: '1', year: '39' } } },
+      },
+    };
+    const quote = await api.put(`/order/${order()}/transaction/1`, body);
+    expect(quote.body.error).toMatchObject({ field: 'currencyConversion.requestId' });
+    const malformed = await api.put(`/order/${order()}/transaction/1`, {
+      ...body,
+      order: { amount: '1.0001', currency: 'USD' },
+    });
+    expect(malformed.body.error).toMatchObject({ field: 'order.amount' });
+  });
+});
+
 describe('refusals', () => {
   const refusal = (field: string, validationType = 'INVALID') => ({
     result: 'ERROR',

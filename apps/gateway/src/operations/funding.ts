@@ -2,7 +2,7 @@ import { type Authorize, type DeciderCommand, type Pay, type Verify } from '@gat
 import { amount, get, optionalString, requiredString, type Body } from '../transaction/body-fields';
 import { sourceOf, type Instrument } from '../transaction/source-of-funds.mapper';
 import { askAcquirer } from './acquirer.ask';
-import { requestBase } from './request-base';
+import { referenceOf, requestBase } from './request-base';
 import type { AskContext, Parsed, ParseContext } from './slice';
 
 /** AUTHORIZE, PAY and VERIFY: the instrument and what the acquirer alone reads of the body. */
@@ -13,7 +13,7 @@ export interface FundingParsed<R extends Authorize | Pay | Verify> extends Parse
   readonly acceptPartialAmount: boolean;
 }
 
-/** The amount and currency of AUTHORIZE and PAY, and the authentication they may cite or name. */
+/** The amount and currency of AUTHORIZE and PAY, the authentication they may cite or name, their reference. */
 export function paymentOf(body: Body, ctx: ParseContext) {
   const cited = optionalString(body, 'authentication.transactionId');
   const threeDSecureId = optionalString(body, '3DSecureId');
@@ -23,6 +23,7 @@ export function paymentOf(body: Body, ctx: ParseContext) {
     currency: requiredString(body, 'order.currency'),
     ...(cited !== undefined ? { authenticationTransactionId: cited } : {}),
     ...(threeDSecureId !== undefined ? { threeDSecureId } : {}),
+    ...referenceOf(body),
   };
 }
 

@@ -49,7 +49,7 @@ export function requestBase(body: Body, ctx: ParseContext): RequestBase {
   };
 }
 
-/** transaction.reference, when sent (CAPTURE, REFUND, VOID). */
+/** transaction.reference, when sent (AUTHORIZE, PAY, CAPTURE, REFUND, VOID). */
 export function referenceOf(body: Body): { reference?: string } {
   const reference = optionalString(body, 'transaction.reference');
   return reference !== undefined ? { reference } : {};

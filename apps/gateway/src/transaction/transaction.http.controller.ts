@@ -3,6 +3,7 @@ import {
   findEmbeddedCardNumber,
   isJsonObject,
   malformedField,
+  unusableQuote,
   validateBody,
   withNumberLiterals,
 } from '@gateway/contract';
@@ -35,10 +36,13 @@ function citesSession(body: unknown): body is Record<string, unknown> {
   return typeof id === 'string' && SESSION_ID.test(id);
 }
 
-/** Every sent field's form is judged before the session is looked up (issue 13: one check stage). */
+/**
+ * What the sent fields alone decide, judged before the session is looked up (issue 13: one check
+ * stage): every field's form, then a currency-conversion quote no order can use yet.
+ */
 function wellFormed(apiVersion: number, body: Record<string, unknown>): Record<string, unknown> {
-  const malformed = malformedField(apiVersion, body);
-  if (malformed) throw ApiError.fromFieldError(malformed);
+  const refused = malformedField(apiVersion, body) ?? unusableQuote(body);
+  if (refused) throw ApiError.fromFieldError(refused);
   return body;
 }
 
@@ -80,6 +84,9 @@ export class TransactionHttpController {
       : undefined;
     const validated = validateBody(apiVersion, withSession?.body ?? body);
     if (!validated.ok) throw ApiError.fromFieldError(validated.error);
+    // Judged by wellFormed already when a session is cited (a session holds no currencyConversion).
+    const quote = unusableQuote(validated.value);
+    if (quote) throw ApiError.fromFieldError(quote);
     const cardData = findEmbeddedCardNumber(validated.value);
     if (cardData) throw ApiError.fromFieldError(cardData);
     if (!merchant.test) throw ApiError.rejected('NO_ACQUIRER_LINK');

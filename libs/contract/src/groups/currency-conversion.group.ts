@@ -38,7 +38,8 @@ export const currencyConversion = group(
       kind: 'string',
       min: 1,
       max: 100,
-      description: 'As returned by the payment options inquiry',
+      description:
+        'As returned by the payment options inquiry. Not taken up yet: AUTHORIZE and PAY refuse it (INVALID)',
     },
     uptake: {
       kind: 'enum',

@@ -43,6 +43,8 @@ interface PaymentRequest extends FundingRequest {
   readonly authenticationTransactionId?: string;
   /** `3DSecureId`: must name a 3-D Secure record of the order; nothing else is taken from it. */
   readonly threeDSecureId?: string;
+  /** transaction.reference, when sent. */
+  readonly reference?: string;
 }
 
 export interface Authorize extends PaymentRequest {

@@ -1365,7 +1365,7 @@ export interface components {
       provider?: 'DCC_PROVIDER_A' | 'DCC_PROVIDER_B';
       /** @description The provider's receipt */
       providerReceipt?: string;
-      /** @description As returned by the payment options inquiry */
+      /** @description As returned by the payment options inquiry. Not taken up yet: AUTHORIZE and PAY refuse it (INVALID) */
       requestId?: string;
       /**
        * @description The payer's choice; NOT_REQUIRED by default
