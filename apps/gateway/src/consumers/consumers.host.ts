@@ -145,6 +145,9 @@ export class ConsumersHost {
           );
         } else if (message.type === 'status' || message.type === 'metrics') {
           this.waiting.get(message.id)?.(message);
+        } else if (message.type === 'stopped') {
+          // Everything it ran is stopped and closed: a handle left open must not keep it alive.
+          void worker.terminate();
         }
       });
       worker.on('error', (error) => {

@@ -80,7 +80,7 @@ export class ConsumersRuntime {
 
   reloadMerchants(): void {
     try {
-      this.merchants?.reload(this.settings.merchantsFile);
+      this.merchants.reload(this.settings.merchantsFile);
     } catch (error) {
       this.logger.warn({ err: (error as Error).message }, 'merchants not reloaded');
     }
