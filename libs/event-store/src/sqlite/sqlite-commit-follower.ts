@@ -53,7 +53,16 @@ export class SqliteCommitFollower implements FollowedStore {
     this.channel = new BroadcastChannel(options.channel);
     this.channel.onmessage = (message: unknown) => {
       if (this.listeners.size === 0) return;
-      const commit = committedEventsOf((message as { data: CommittedRows }).data);
+      const rows = (message as { data: CommittedRows }).data;
+      // Parsed when a subscription takes them: one that is behind reads instead, and a thread
+      // that fell behind must not parse every batch twice.
+      let events: StoredEvent[] | undefined;
+      const commit: CommitNotice = {
+        before: rows.before,
+        get events() {
+          return (events ??= committedEventsOf(rows));
+        },
+      };
       for (const listener of this.listeners) listener(commit);
     };
   }
@@ -131,7 +140,7 @@ export class SqliteCommitFollower implements FollowedStore {
  * revisions and positions ending at its own; its metadata is parsed once when its events share
  * it (they do). Refused appends wrote nothing, but their fields are in the batch all the same.
  */
-export function committedEventsOf(rows: CommittedRows): CommitNotice {
+export function committedEventsOf(rows: CommittedRows): StoredEvent[] {
   const { streams, counts, fields, revisions, positions, recordedAt } = rows;
   const refused = new Set(rows.refused);
   const events: StoredEvent[] = [];
@@ -164,5 +173,5 @@ export function committedEventsOf(rows: CommittedRows): CommitNotice {
       );
     }
   }
-  return { before: rows.before, events };
+  return events;
 }
