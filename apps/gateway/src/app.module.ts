@@ -14,7 +14,6 @@ import { BasicAuthGuard } from './auth/basic-auth.guard';
 import { keyOf, loadDataDirKeys, type DataDirKeys, type KeyRole } from './config/data-dir-keys';
 import type { GatewayConfig } from './config/gateway.config';
 import { createLogger, type GatewayLogger } from '@gateway/logging';
-import { orderEventBusProviders } from './relay/order-event-bus.providers';
 import { PublicUrl } from './config/public-url';
 import { DocsHttpController } from './docs/docs.http.controller';
 import { MerchantRegistry } from '@gateway/merchants';
@@ -31,7 +30,6 @@ import { OrderSizeLimit } from './order/order-size-limit';
 import { OrderRepository } from './order/order.repository';
 import { RetrieveOrderHandler } from './order/retrieve-order.query';
 import { PageTokens } from './payer/page-token';
-import { projectionProviders } from './projection/projection.providers';
 import { PayerHttpController } from './payer/payer.http.controller';
 import { PayerLinks } from './payer/payer-links';
 import { PayerTransactionHandler } from './payer/payer-transaction.query';
@@ -63,7 +61,7 @@ import { RequestFingerprint } from './transaction/request-fingerprint';
 import { SensitiveData } from './transaction/sensitive-data';
 import { TransactionHttpController } from './transaction/transaction.http.controller';
 import { WebhookDeliveryHttpController } from './webhook/webhook-delivery.http.controller';
-import { webhookProviders } from './webhook/webhook.providers';
+import { consumersProviders } from './consumers/consumers.providers';
 
 /** Closes the stores last, after in-flight requests finish, so pending group commits are flushed. */
 class StoreShutdown implements OnApplicationShutdown {
@@ -113,7 +111,6 @@ export class AppModule {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
-        ...orderEventBusProviders(config),
         {
           provide: EVENT_STORE,
           useFactory: () => {
@@ -154,7 +151,6 @@ export class AppModule {
           },
           inject: [DATA_DIR_KEYS],
         },
-        ...projectionProviders(config),
         {
           provide: GatewayMetrics,
           useFactory: (store: EventStore) => {
@@ -247,7 +243,7 @@ export class AppModule {
         RetrieveOrderHandler,
         ListOrdersHandler,
         PayerTransactionHandler,
-        ...webhookProviders(config),
+        ...consumersProviders(config),
       ],
     };
   }

@@ -20,3 +20,7 @@ export const ORDER_EVENT_PUBLISHER = Symbol('OrderEventPublisher');
 export const ORDER_EVENT_CONSUMER = Symbol('OrderEventConsumer');
 /** The gateway's pino logger (libs/logging). */
 export const LOGGER = Symbol('Logger');
+/** The consumers of committed order events (consumers/consumers.host.ts). */
+export const CONSUMERS = Symbol('Consumers');
+/** The webhook delivery store, whose API the gateway serves wherever the dispatcher runs. */
+export const WEBHOOK_DELIVERIES = Symbol('WebhookDeliveries');

@@ -90,8 +90,10 @@ export class CatchUpSubscription extends PullSubscription {
   }
 
   /** Takes a commit's events when they follow the cursor directly; false: read them instead. */
-  private take({ before, events }: CommitNotice): boolean {
-    if (this.closed || this.filling || (this.cursor ?? 0n) !== before) return false;
+  private take(commit: CommitNotice): boolean {
+    if (this.closed || this.filling || (this.cursor ?? 0n) !== commit.before) return false;
+    // Only now: a notice may build its events when first asked (SqliteCommitFollower).
+    const { events } = commit;
     if (this.buffer.length + events.length > this.tuning.batchSize) return false; // back-pressure
     for (const event of events)
       if (this.prefix === undefined || event.streamId.startsWith(this.prefix))

@@ -11,6 +11,8 @@ export type {
 } from './sqlite/group-commit-writer';
 export { SCHEMA_VERSION } from './sqlite/schema';
 export { SqliteEventLog } from './sqlite/sqlite-event-log';
+export { SqliteCommitFollower, committedEventsOf } from './sqlite/sqlite-commit-follower';
+export type { FollowedStore, SqliteCommitFollowerOptions } from './sqlite/sqlite-commit-follower';
 export type { Shard } from './sqlite/sqlite-reads';
 export { newEventId } from './event-id';
 export { eventHash, eventHashV2, GENESIS_HASH, streamEventHash } from './hash-chain';

@@ -1,4 +1,4 @@
-import { foldOrder, orderStreamId, type OrderEvent } from '@gateway/domain';
+import { foldOrder, orderStreamId, stateAfter, type OrderEvent } from '@gateway/domain';
 import { InMemoryEventStore, type StoredEvent } from '@gateway/event-store';
 import {
   OrderSummaryProjection,
@@ -141,6 +141,17 @@ describe('OrderSummaryProjection', () => {
     const unread = { readStream: () => Promise.reject(new Error('read')) };
     const rows = await new OrderSummaryProjection(unread).project([last]);
     expect(rows).toEqual([summaryOf(await store.readStream(last.streamId))]);
+  });
+
+  it('leaves its fold of the last event of each order to the other consumers of that object', async () => {
+    const { store, events } = await seeded(3);
+    await new OrderSummaryProjection(store).project(events);
+    for (let n = 0; n < 3; n++) {
+      const stream = events.filter((e) => e.streamId === orderStreamId('M', `o${n}`));
+      expect(stateAfter(stream[stream.length - 1])).toEqual(
+        foldOrder(stream as unknown as OrderEvent[]),
+      );
+    }
   });
 
   it('ignores events it has already applied, so applying twice changes nothing', async () => {

@@ -26,6 +26,44 @@ export function pulledCounter(registry: Registry, name: string, help: string, re
   });
 }
 
+/** Projection lag, read from the projector when /metrics is scraped (on the consumers thread). */
+export function observeProjection(
+  registry: Registry,
+  projection: string,
+  lag: () => Promise<ProjectionLag>,
+): void {
+  const registers = [registry];
+  let last: Promise<ProjectionLag> | undefined;
+  // One lag reading serves the three gauges of a scrape.
+  const read = () => (last ??= lag().finally(() => setImmediate(() => (last = undefined))));
+  const gauge = (name: string, help: string, value: (l: ProjectionLag) => number | undefined) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['projection'] as const,
+      registers,
+      async collect() {
+        const reading = value(await read());
+        if (reading !== undefined) this.set({ projection }, reading);
+      },
+    });
+  gauge(
+    'gateway_projection_lag_seconds',
+    'Age of the oldest event the projection has not applied yet (0 when caught up)',
+    (l) => l.seconds,
+  );
+  gauge(
+    'gateway_projection_checkpoint_position',
+    'Global position of the last event the projection applied',
+    (l) => (l.checkpoint === undefined ? undefined : Number(l.checkpoint)),
+  );
+  gauge(
+    'gateway_projection_head_position',
+    'Global position of the last event in the store',
+    (l) => (l.head === undefined ? undefined : Number(l.head)),
+  );
+}
+
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 /** Appends per group commit: a convoy shows as batches of 1 beside batches of the connection count. */
 const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1000];
@@ -76,40 +114,6 @@ export class GatewayMetrics {
   constructor(store: object) {
     collectDefaultMetrics({ register: this.registry });
     if (hasWriterStats(store)) this.observeWriter(store);
-  }
-
-  /** Projection lag, read from the projector when /metrics is scraped. */
-  observeProjection(projection: string, lag: () => Promise<ProjectionLag>): void {
-    const registers = [this.registry];
-    let last: Promise<ProjectionLag> | undefined;
-    // One lag reading serves the three gauges of a scrape.
-    const read = () => (last ??= lag().finally(() => setImmediate(() => (last = undefined))));
-    const gauge = (name: string, help: string, value: (l: ProjectionLag) => number | undefined) =>
-      new Gauge({
-        name,
-        help,
-        labelNames: ['projection'] as const,
-        registers,
-        async collect() {
-          const reading = value(await read());
-          if (reading !== undefined) this.set({ projection }, reading);
-        },
-      });
-    gauge(
-      'gateway_projection_lag_seconds',
-      'Age of the oldest event the projection has not applied yet (0 when caught up)',
-      (l) => l.seconds,
-    );
-    gauge(
-      'gateway_projection_checkpoint_position',
-      'Global position of the last event the projection applied',
-      (l) => (l.checkpoint === undefined ? undefined : Number(l.checkpoint)),
-    );
-    gauge(
-      'gateway_projection_head_position',
-      'Global position of the last event in the store',
-      (l) => (l.head === undefined ? undefined : Number(l.head)),
-    );
   }
 
   /** Requests in progress, read when scraped. */

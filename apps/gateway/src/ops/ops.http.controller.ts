@@ -3,10 +3,9 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { runningConsumers } from '../config/consumers.config';
 import type { GatewayConfig } from '../config/gateway.config';
-import { ProjectionLifecycle } from '../projection/projection.lifecycle';
-import { RelayLifecycle } from '../relay/relay.lifecycle';
+import type { Consumers } from '../consumers/consumers.host';
 import { LoadShedder } from '../protection/load-shedder';
-import { EVENT_STORE, GATEWAY_CONFIG } from '../tokens';
+import { CONSUMERS, EVENT_STORE, GATEWAY_CONFIG } from '../tokens';
 import { GatewayMetrics } from './gateway-metrics';
 import { readiness } from './health';
 
@@ -19,7 +18,7 @@ import { readiness } from './health';
  *   (GATEWAY_CONSUMERS), the relay's state and the projection's state and lag (neither makes the
  *   gateway unready; a consumer switched off shows `off`).
  * None of them is ever shed under load (protection/shed-load.hook.ts).
- * - /metrics: Prometheus text format.
+ * - /metrics: Prometheus text format, this thread's metrics and the consumers thread's.
  */
 @Controller()
 export class OpsHttpController {
@@ -27,8 +26,7 @@ export class OpsHttpController {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly metrics: GatewayMetrics,
     @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'consumers'>,
-    private readonly projection: ProjectionLifecycle,
-    private readonly relay: RelayLifecycle,
+    @Inject(CONSUMERS) private readonly consumers: Consumers,
     private readonly shedder: LoadShedder,
   ) {}
 
@@ -39,8 +37,9 @@ export class OpsHttpController {
 
   @Get('health/ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
+    const { bus, projections } = await this.consumers.status();
     const { ready, body } = await readiness(this.store, {
-      bus: this.relay.state(),
+      bus,
       draining: this.shedder.isDraining,
       overloaded: this.shedder.isFull,
     });
@@ -48,13 +47,18 @@ export class OpsHttpController {
     return {
       ...body,
       consumers: runningConsumers(this.config.consumers),
-      projections: await this.projection.health(),
+      projections,
     };
   }
 
   @Get('metrics')
   async scrape(@Res({ passthrough: true }) reply: FastifyReply) {
     void reply.type(this.metrics.registry.contentType);
-    return this.metrics.registry.metrics();
+    // The consumers thread's registry holds the relay's, the projection's and the webhooks'.
+    const [own, consumers] = await Promise.all([
+      this.metrics.registry.metrics(),
+      this.consumers.metrics(),
+    ]);
+    return own + consumers;
   }
 }

@@ -1,6 +1,7 @@
 import {
   evolve,
   initialState,
+  rememberStateAfter,
   stateAfter,
   type OrderEvent,
   type OrderState,
@@ -50,6 +51,8 @@ export class OrderFolds {
       state = fold(initialState(), upTo);
     }
     this.keep(event.streamId, event.revision, state);
+    // For the other consumers handed this very event object (the projector on the consumers thread).
+    if (folded !== state) rememberStateAfter(event, state);
     return state;
   }
 

@@ -17,7 +17,7 @@ export class PublicOrderEvents {
   private readonly folds: OrderFolds;
 
   constructor(
-    @Inject(EVENT_STORE) store: EventStore,
+    @Inject(EVENT_STORE) store: Pick<EventStore, 'readStream'>,
     @Inject(MERCHANT_REGISTRY) private readonly merchants: Pick<MerchantRegistry, 'find'>,
   ) {
     this.folds = new OrderFolds(store);

@@ -60,7 +60,7 @@ export class OrderEventRelay {
   private failingSince: Date | undefined;
 
   constructor(
-    private readonly store: EventStore,
+    private readonly store: Pick<EventStore, 'subscribe'>,
     private readonly toPublic: ToPublicEvents,
     private readonly publisher: OrderEventPublisher,
     private readonly checkpoints: RelayCheckpointStore,

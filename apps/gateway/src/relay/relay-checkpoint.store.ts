@@ -1,8 +1,6 @@
 import type { GlobalPosition } from '@gateway/event-store';
 import Database from 'better-sqlite3';
 
-export const RELAY_CHECKPOINTS = Symbol('RelayCheckpointStore');
-
 /** Where the relay remembers the last position the bus acknowledged. */
 export interface RelayCheckpointStore {
   /** The acknowledged position, or undefined when nothing was ever published. */

@@ -9,7 +9,11 @@ import type { OrderEventRelay } from './order-event.relay';
  * acknowledged checkpoint trails the store, in events (positions; exact for the embedded store,
  * whose positions count events) and in seconds (age of the oldest event not yet acknowledged).
  */
-export function observeRelay(registry: Registry, relay: OrderEventRelay, store: EventStore): void {
+export function observeRelay(
+  registry: Registry,
+  relay: OrderEventRelay,
+  store: Pick<EventStore, 'headPosition' | 'readAll'>,
+): void {
   const registers = [registry];
   const checkpoint = () => relay.status().checkpoint ?? 0n;
   new Gauge({

@@ -1,7 +1,7 @@
 import type { CardMask } from '@gateway/domain';
 import { cardMaskFor, type ResponseView } from '@gateway/order-view';
-import { createHmac } from 'node:crypto';
 import type { AesGcmKeyring } from '../crypto/aes-gcm-keyring';
+import { HmacSha256 } from '../crypto/hmac-sha256';
 import type { Merchant } from '@gateway/merchants';
 
 /** How a source of funds is recorded for one merchant's order (source-of-funds mapping). */
@@ -22,18 +22,20 @@ export interface RecordProtection {
  * current key, its id in the ciphertext), bound to merchant, order and field.
  */
 export class SensitiveData {
+  /** One HMAC for every merchant: the merchant id is the first part of each message. */
+  private readonly fingerprints: HmacSha256;
+
   constructor(
-    private readonly fingerprintKey: Buffer,
+    fingerprintKey: Buffer,
     private readonly keyring: AesGcmKeyring,
-  ) {}
+  ) {
+    this.fingerprints = new HmacSha256(fingerprintKey);
+  }
 
   protectionFor(merchant: Merchant, orderId: string): RecordProtection {
     return {
       cardMask: merchant.cardMask,
-      fingerprint: (cardNumber) =>
-        createHmac('sha256', this.fingerprintKey)
-          .update(`${merchant.id}\n${cardNumber}`)
-          .digest('base64url'),
+      fingerprint: (cardNumber) => this.fingerprints.of(`${merchant.id}\n`, cardNumber),
       ...(merchant.permissions.includes('UNMASK')
         ? {
             seal: (clear: string, field: string) =>

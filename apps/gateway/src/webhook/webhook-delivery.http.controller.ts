@@ -8,7 +8,8 @@ import {
 import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard';
 import { parseOrderPath } from '../http/path-params';
 import type { Merchant } from '@gateway/merchants';
-import { WEBHOOK_DELIVERIES, WebhookDispatcherLifecycle } from './webhook-dispatcher.lifecycle';
+import type { Consumers } from '../consumers/consumers.host';
+import { CONSUMERS, WEBHOOK_DELIVERIES } from '../tokens';
 
 type ListQuery = { status?: string; limit?: string; before?: string };
 
@@ -22,7 +23,7 @@ type ListQuery = { status?: string; limit?: string; before?: string };
 export class WebhookDeliveryHttpController {
   constructor(
     @Inject(WEBHOOK_DELIVERIES) private readonly deliveries: SqliteDeliveryStore,
-    private readonly dispatcher: WebhookDispatcherLifecycle,
+    @Inject(CONSUMERS) private readonly consumers: Consumers,
   ) {}
 
   @Get()
@@ -57,7 +58,7 @@ export class WebhookDeliveryHttpController {
   ) {
     versionOf(version);
     const redelivered = await this.deliveries.redeliverDeadLettered(merchant.id, Date.now());
-    this.dispatcher.nudge();
+    this.consumers.nudge();
     return { redelivered };
   }
 
@@ -70,7 +71,7 @@ export class WebhookDeliveryHttpController {
   ) {
     versionOf(version);
     const redelivered = await this.deliveries.redeliver(id, Date.now(), merchant.id);
-    this.dispatcher.nudge();
+    this.consumers.nudge();
     return redelivered ?? notFound(id);
   }
 }

@@ -65,8 +65,18 @@ describe('OrderFolds: the order as each event left it', () => {
     const { store, reads, folds } = await storeOrders(1, history(20));
     const all = await store.readAll({ maxCount: 1000 });
     for (const event of all.slice(0, 18)) await folds.after(event);
-    // A few events back (kept), far back (read and folded again), and on from where it was.
-    for (const event of [all[15], all[16], all[3], all[18], all[19], all[2], all[21]])
+    // A few events back (kept), far back (read back by another consumer: other objects, read and
+    // folded again), and on from where it was.
+    const readBack = (event: StoredEvent) => ({ ...event });
+    for (const event of [
+      all[15],
+      all[16],
+      readBack(all[3]),
+      all[18],
+      all[19],
+      readBack(all[2]),
+      all[21],
+    ])
       expect(summary(await folds.after(event))).toEqual(summary(expected(all, event)));
     expect(reads).toEqual(['order:TESTM:o-0', 'order:TESTM:o-0', 'order:TESTM:o-0']);
 
@@ -101,6 +111,16 @@ describe('OrderFolds: the order as each event left it', () => {
     expect(reads).toEqual([]); // joined at revision 3 without reading the stream
     expect(summary(await folds.after(all[2]))).toEqual(summary(expected(all, all[2]))); // read
     expect(reads).toEqual(['order:TESTM:o-0']);
+  });
+
+  it('leaves its folds to the other consumers handed the same event objects', async () => {
+    const { store, reads, folds } = await storeOrders(1, history(5));
+    const all = await store.readAll({ maxCount: 1000 });
+    for (const event of all) await folds.after(event);
+    const other = new OrderFolds({ readStream: () => Promise.reject(new Error('read')) });
+    // Far into the order at once: no stream read, the state the first one folded.
+    expect(summary(await other.after(all[5]))).toEqual(summary(expected(all, all[5])));
+    expect(reads).toEqual([]);
   });
 
   it('refuses a stream that reads back without the event', async () => {

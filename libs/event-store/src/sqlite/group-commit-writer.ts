@@ -136,6 +136,8 @@ export class GroupCommitWriter {
     lastBatch: 0,
   };
   private commitMs = { last: 0, sum: 0, max: 0 };
+  /** The BroadcastChannel committed batches also go to (tap), told to every worker started. */
+  private tapChannel: string | undefined;
 
   private constructor(
     private readonly config: WriterConfig,
@@ -175,6 +177,16 @@ export class GroupCommitWriter {
         });
       }
     });
+  }
+
+  /**
+   * From now on the worker also posts each committed batch, as CommittedRows, to the
+   * BroadcastChannel named `channel` (and so does any worker replacing it): another thread
+   * follows the commits without costing this thread a read, a parse or a clone.
+   */
+  tap(channel: string): void {
+    this.tapChannel = channel;
+    if (this.state !== 'closed' && this.state !== 'failed') this.post({ type: 'tap', channel });
   }
 
   stats(): WriterStats {
@@ -419,6 +431,7 @@ export class GroupCommitWriter {
       }),
     );
     worker.unref(); // only in-flight work keeps the process alive (see dispatch)
+    if (this.tapChannel !== undefined) this.post({ type: 'tap', channel: this.tapChannel });
   }
 
   /** Appends are refused (queued ones at once) until a write probe succeeds. */

@@ -167,6 +167,11 @@ export class SqliteEventStore implements EventStore {
     this.listeners.add(observe);
   }
 
+  /** Each committed batch also goes to this BroadcastChannel (see GroupCommitWriter.tap). */
+  tapCommits(channel: string): void {
+    this.writer.tap(channel);
+  }
+
   /** Pragmas as the writer connection reports them (synchronous: 2 = FULL). */
   get writerPragmas(): { readonly journalMode: string; readonly synchronous: number } {
     return this.writer.pragmas;

@@ -29,7 +29,26 @@ export interface BatchMessage {
   readonly fields: string[];
 }
 
-export type ToWriter = BatchMessage | { type: 'checkpoint' } | { type: 'close' };
+/** `tap`: from now on, each committed batch also goes to the BroadcastChannel named (CommittedRows). */
+export type ToWriter =
+  BatchMessage | { type: 'checkpoint' } | { type: 'close' } | { type: 'tap'; channel: string };
+
+/**
+ * A committed batch as the writer posts it to a tap (SqliteEventStore.tapCommits): the batch's
+ * own flat arrays (BatchMessage), with each append's last revision and position; the appends in
+ * `refused` wrote nothing. Another thread turns it into StoredEvents (committedEventsOf) without
+ * reading the store and without the main thread's help.
+ */
+export interface CommittedRows {
+  readonly before: bigint;
+  readonly recordedAt: string;
+  readonly streams: string[];
+  readonly counts: number[];
+  readonly fields: string[];
+  readonly revisions: Float64Array;
+  readonly positions: BigInt64Array;
+  readonly refused: number[];
+}
 
 /** Why the worker refused an append. */
 export type Refusal =

@@ -180,13 +180,22 @@ function checkpoint() {
   }
 }
 
+// Where committed batches also go, once the main thread asks (CommittedRows, writer-protocol.ts).
+let tap;
+
 parentPort.on('message', (message) => {
   if (message.type === 'close') {
     db.close();
+    if (tap) tap.close();
     parentPort.close();
     return;
   }
   if (message.type === 'checkpoint') return checkpoint();
+  if (message.type === 'tap') {
+    tap = new BroadcastChannel(message.channel);
+    tap.unref();
+    return;
+  }
   const started = performance.now();
   const recordedAt = new Date().toISOString();
   try {
@@ -200,6 +209,12 @@ parentPort.on('message', (message) => {
       revisions[i] = outcome.revision;
       positions[i] = outcome.position;
     });
+    // Cloned here, on this thread, before the typed arrays move to the main thread.
+    if (tap && refused.length < outcomes.length)
+      tap.postMessage({
+        before, recordedAt, streams: message.streams, counts: message.counts, fields: message.fields,
+        revisions, positions, refused: refused.map(([i]) => i),
+      });
     parentPort.postMessage(
       { type: 'committed', id: message.id, before, recordedAt, revisions, positions, refused, commitMs: performance.now() - started },
       [revisions.buffer, positions.buffer],

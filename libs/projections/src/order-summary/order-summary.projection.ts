@@ -2,6 +2,7 @@ import {
   evolveAll,
   initialState,
   ORDER_STREAM_PREFIX,
+  rememberStateAfter,
   stateAfter,
   type OrderEvent,
   type OrderState,
@@ -79,8 +80,12 @@ export class OrderSummaryProjection {
     const rows: OrderSummary[] = [];
     for (const [streamId, order] of pending) {
       if (!order.changed) continue;
-      const state = order.events.length > 0 ? evolveAll(order.state, order.events) : order.state;
-      const folded = { state, revision: order.revision };
+      const folded = { state: order.state, revision: order.revision };
+      if (order.events.length > 0) {
+        folded.state = evolveAll(order.state, order.events);
+        // For the other consumers handed this very event object (the relay, on the same thread).
+        rememberStateAfter(order.events[order.events.length - 1], folded.state);
+      }
       this.remember(streamId, folded);
       if (folded.state.kind === 'Order') rows.push(summarize(folded.state, folded.revision));
     }

@@ -70,6 +70,18 @@ export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
    * fsyncs of synchronous=NORMAL, run on a thread of their own (WalCheckpointer), not in commits.
    */
   static open(filename: string): SqliteOrderSummaryReadModel {
+    return SqliteOrderSummaryReadModel.openCreating(filename, true);
+  }
+
+  /**
+   * Opens (creating if needed) the read model to list orders beside a projector that runs on
+   * another thread and checkpoints: this connection commits nothing, so it needs no checkpointer.
+   */
+  static openToList(filename: string): SqliteOrderSummaryReadModel {
+    return SqliteOrderSummaryReadModel.openCreating(filename, false);
+  }
+
+  private static openCreating(filename: string, checkpoints: boolean): SqliteOrderSummaryReadModel {
     mkdirSync(dirname(filename), { recursive: true });
     const db = new Database(filename);
     try {
@@ -83,7 +95,10 @@ export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
           db.pragma(`user_version = ${SCHEMA_VERSION}`);
         }
       }).immediate();
-      return new SqliteOrderSummaryReadModel(db, new WalCheckpointer(filename));
+      return new SqliteOrderSummaryReadModel(
+        db,
+        checkpoints ? new WalCheckpointer(filename) : undefined,
+      );
     } catch (error) {
       db.close();
       throw error;
