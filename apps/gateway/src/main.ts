@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
+import { endConsumersThreads } from './consumers/consumers.host';
 import { ConfigError } from '@gateway/config';
 import { loadConfig, type GatewayConfig } from './config/gateway.config';
 import { KeyFileError } from './config/key-file';
@@ -107,7 +108,7 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
-  main().catch((error: unknown) => {
+  main().catch(async (error: unknown) => {
     const known =
       error instanceof ConfigError ||
       error instanceof MerchantFileError ||
@@ -116,6 +117,7 @@ if (require.main === module) {
     console.error(
       known ? error.message : `gateway failed to start: ${(error as Error).message ?? error}`,
     );
+    await endConsumersThreads();
     process.exit(1);
   });
 }

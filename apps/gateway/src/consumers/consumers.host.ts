@@ -9,6 +9,18 @@ import type {
   ToConsumers,
 } from './consumers-protocol';
 
+/** Every consumers thread launched and not yet exited (see endConsumersThreads). */
+const launched = new Set<Worker>();
+
+/**
+ * Ends every consumers thread, for a start that failed elsewhere while one was starting: a
+ * process.exit racing a thread that is loading its SQLite addon can die by a signal instead
+ * of exiting with the start's code.
+ */
+export async function endConsumersThreads(): Promise<void> {
+  await Promise.all([...launched].map((worker) => worker.terminate()));
+}
+
 export interface ConsumersHostOptions {
   /** The compiled consumers.worker.js (tests name it: under ts-jest there is none beside this file). */
   readonly workerFile?: string;
@@ -128,6 +140,7 @@ export class ConsumersHost {
   private launch(): Promise<void> {
     const file = this.options.workerFile ?? join(__dirname, 'consumers.worker.js');
     const worker = new Worker(file, { workerData: this.settings });
+    launched.add(worker);
     this.worker = worker;
     return new Promise((resolve, reject) => {
       let started = false;
@@ -154,6 +167,7 @@ export class ConsumersHost {
         this.logger.error({ err: error.message, stack: error.stack }, 'consumers thread failed');
       });
       worker.once('exit', (code) => {
+        launched.delete(worker);
         if (this.worker === worker) this.worker = undefined;
         for (const answer of this.waiting.values()) answer(undefined);
         if (!started) return reject(new Error(`the consumers thread exited (code ${code})`));
