@@ -12,7 +12,7 @@ export interface Acquirer {
 export type CardOperation = 'AUTHORIZE' | 'PAY' | 'VERIFY';
 /** Operations that act on an earlier transaction of the order; they carry no card. */
 export type ReferenceOperation = 'CAPTURE' | 'REFUND' | 'VOID';
-export type AcquirerOperation = CardOperation | ReferenceOperation;
+export type AcquirerOperation = CardOperation | ReferenceOperation | 'UPDATE_AUTHORIZATION';
 
 interface RequestBase {
   readonly merchantId: string;
@@ -59,7 +59,19 @@ export interface ReferenceRequest extends RequestBase {
   readonly operation: ReferenceOperation;
 }
 
-export type AcquirerRequest = CardRequest | AccountRequest | ReferenceRequest;
+/**
+ * UPDATE_AUTHORIZATION: a new total for the order's card authorization. The card is the one the
+ * authorization recorded: its expiry, never its number (the gateway does not keep it).
+ */
+export interface AuthorizationUpdateRequest extends RequestBase {
+  readonly operation: 'UPDATE_AUTHORIZATION';
+  readonly cardExpiry: Pick<AcquirerCard, 'expiryMonth' | 'expiryYear'>;
+  /** customer.email: risk screening reads it. */
+  readonly customerEmail?: string;
+}
+
+export type AcquirerRequest =
+  CardRequest | AccountRequest | ReferenceRequest | AuthorizationUpdateRequest;
 
 /**
  * The response.gatewayCode values an acquirer link can produce: a subset of the spec's list

@@ -1,6 +1,6 @@
 import { resolveContract, validateBody, type GroupField } from '@gateway/contract';
 
-/** Behaviour notes: CAPTURE, PAY and REFUND take the groups merchant clients send, with AUTHORIZE's rules. */
+/** Behaviour notes: CAPTURE, PAY, REFUND and UPDATE_AUTHORIZATION take the groups merchant clients send, with AUTHORIZE's rules. */
 const authorize = resolveContract('AUTHORIZE', 100)!.body;
 const orderOf = (body: GroupField) => body.fields.order as GroupField;
 
@@ -9,6 +9,8 @@ describe.each([
   ['PAY', 100],
   ['REFUND', 26],
   ['REFUND', 100],
+  ['UPDATE_AUTHORIZATION', 1],
+  ['UPDATE_AUTHORIZATION', 100],
 ])('%s at version %i', (apiOperation, version) => {
   const body = resolveContract(apiOperation, version)!.body;
 

@@ -21,14 +21,17 @@ describe('a request at version N uses the highest shown version not above N', ()
     expect(resolveContract(op, version)?.version).toBe(shown);
   });
 
-  test.each(['PAY', 'CAPTURE', 'INITIATE_AUTHENTICATION', 'CONFIRM_BROWSER_PAYMENT'])(
-    '%s has one shape for all versions',
-    (op) => {
-      const shapes = new Set([1, 39, 100].map((v) => resolveContract(op, v)));
-      expect(shapes.size).toBe(1);
-      expect([...shapes][0]?.version).toBeUndefined();
-    },
-  );
+  test.each([
+    'PAY',
+    'CAPTURE',
+    'INITIATE_AUTHENTICATION',
+    'CONFIRM_BROWSER_PAYMENT',
+    'UPDATE_AUTHORIZATION',
+  ])('%s has one shape for all versions', (op) => {
+    const shapes = new Set([1, 39, 100].map((v) => resolveContract(op, v)));
+    expect(shapes.size).toBe(1);
+    expect([...shapes][0]?.version).toBeUndefined();
+  });
 
   test('every operation resolves; an unknown one does not', () => {
     for (const op of API_OPERATIONS) expect(resolveContract(op, 50)?.apiOperation).toBe(op);

@@ -7,6 +7,7 @@ export * from './order/order.commands';
 export * from './order/order.rejection';
 export * from './order/order.state';
 export * from './order/order.decide';
+export { authorizedCardOf } from './order/operations/update-authorization.decide';
 export * from './order/order.decider';
 export * from './order/order.stream';
 export * from './order/authentication.types';

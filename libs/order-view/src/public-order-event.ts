@@ -26,6 +26,11 @@ export const ORDER_EVENT_TYPES: Readonly<Record<OrderEventType, OrderEventTypeEn
   AuthorizationProcessed: { transactionId: 'id', notifies: true, description: 'AUTHORIZE' },
   PaymentProcessed: { transactionId: 'id', notifies: true, description: 'PAY' },
   CaptureProcessed: { transactionId: 'id', notifies: true, description: 'CAPTURE' },
+  AuthorizationUpdateProcessed: {
+    transactionId: 'id',
+    notifies: true,
+    description: 'UPDATE_AUTHORIZATION',
+  },
   RefundProcessed: { transactionId: 'id', notifies: true, description: 'REFUND' },
   VoidProcessed: { transactionId: 'id', notifies: true, description: 'VOID' },
   VerificationProcessed: { transactionId: 'id', notifies: true, description: 'VERIFY' },

@@ -105,6 +105,11 @@ const HISTORIES: readonly OrderEvent[][] = [
     returnFromProvider('APPROVED', 'APPROVED'),
     confirm(),
   ]),
+  [
+    created(),
+    { type: 'AuthorizationProcessed', data: { ...recorded('AUTHORIZATION', 'auth', 100_000), sourceOfFunds: card } },
+    { type: 'AuthorizationUpdateProcessed', data: recorded('AUTHORIZATION_UPDATE', 'upd', 150_000) },
+  ],
 ]; // prettier-ignore
 
 /** Every key at any depth, and every string value. */

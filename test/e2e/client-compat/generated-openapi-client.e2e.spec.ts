@@ -142,6 +142,37 @@ describe('a client generated from /api/openapi.json', () => {
     });
   });
 
+  it('raises an authorization with UPDATE_AUTHORIZATION, then captures the new total', async () => {
+    const transaction =
+      '/api/rest/version/{version}/merchant/{merchantId}/order/{orderId}/transaction/{transactionId}';
+    const path = (transactionId: string) => ({
+      params: { path: { ...v, orderId: `${order}-update`, transactionId } },
+    });
+    await client.PUT(transaction, {
+      ...path('auth-1'),
+      body: {
+        apiOperation: 'AUTHORIZE',
+        order: { amount: '100.00', currency: 'USD' },
+        sourceOfFunds: {
+          type: 'CARD',
+          provided: { card: { number: '5123450000000008', expiry: { month: '1', year: '39' } } },
+        },
+      },
+    });
+    const updated = await client.PUT(transaction, {
+      ...path('update-1'),
+      body: { apiOperation: 'UPDATE_AUTHORIZATION', transaction: { amount: 150, currency: 'USD' } },
+    });
+    expect(updated.response.status).toBe(201);
+    expect(updated.data?.transaction.type).toBe('AUTHORIZATION_UPDATE');
+    expect(updated.data?.order.totalAuthorizedAmount).toBe(150);
+    const captured = await client.PUT(transaction, {
+      ...path('capture-1'),
+      body: { apiOperation: 'CAPTURE', transaction: { amount: '150.00', currency: 'USD' } },
+    });
+    expect(captured.data?.order.status).toBe('CAPTURED');
+  });
+
   it('inquires the payment options, with a currency-conversion offer for a foreign card', async () => {
     const { data, response } = await client.POST(
       '/api/rest/version/{version}/merchant/{merchantId}/paymentOptionsInquiry',

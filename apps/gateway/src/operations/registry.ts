@@ -10,6 +10,7 @@ import { payerRedirectedToProvider } from './payer-redirected-to-provider/payer-
 import { payerReturnedFromProvider } from './payer-returned-from-provider/payer-returned-from-provider.slice';
 import { refund } from './refund/refund.slice';
 import type { OperationRegistry, PayerStepRegistry } from './slice';
+import { updateAuthorization } from './update-authorization/update-authorization.slice';
 import { verify } from './verify/verify.slice';
 import { voidTransaction } from './void/void.slice';
 
@@ -18,6 +19,7 @@ export const OPERATIONS: OperationRegistry = {
   AUTHORIZE: authorize,
   PAY: pay,
   CAPTURE: capture,
+  UPDATE_AUTHORIZATION: updateAuthorization,
   REFUND: refund,
   VOID: voidTransaction,
   VERIFY: verify,

@@ -27,7 +27,10 @@ const twoDigits = (n: number) => String(n).padStart(2, '0');
  * never expire. Decided here: any other expiry before the current month (UTC) is EXPIRED_CARD; a
  * card is valid through the last day of its expiry month.
  */
-export function outcomeByExpiry(card: AcquirerCard, now: Date): ExpiryOutcome {
+export function outcomeByExpiry(
+  card: Pick<AcquirerCard, 'expiryMonth' | 'expiryYear'>,
+  now: Date,
+): ExpiryOutcome {
   const listed = OUTCOME_BY_EXPIRY[`${twoDigits(card.expiryMonth)}/${twoDigits(card.expiryYear)}`];
   if (listed) return listed;
   const expiry = (2000 + card.expiryYear) * 12 + card.expiryMonth;

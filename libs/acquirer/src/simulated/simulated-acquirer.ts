@@ -6,6 +6,7 @@ import type {
   AcquirerAnswer,
   AcquirerRequest,
   AcquirerTransaction,
+  AuthorizationUpdateRequest,
   CardRequest,
   RiskGatewayCode,
 } from '../acquirer.port';
@@ -113,13 +114,24 @@ function acquirerAnswer(
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 function cardOutcome(request: CardRequest): AcquirerAnswer {
-  const { card, amount } = request;
+  const { card } = request;
   // The contract rejects such numbers first; the simulator still never approves one.
   if (!isLuhnValid(card.number)) {
     return acquirerAnswer(request, 'DECLINED', { response: INVALID_CARD_NUMBER });
   }
-  const outcome = outcomeByExpiry(card, request.now);
-  // VERIFY moves no money, so only AUTHORIZE and PAY can be approved for part of the amount.
+  return amountOutcome(request, outcomeByExpiry(card, request.now), request.acceptPartialAmount);
+}
+
+/**
+ * The expiry's outcome, unless the amount triggers a partial approval: granted when the request
+ * accepts one, declined otherwise. VERIFY moves no money, so it is never approved for part.
+ */
+function amountOutcome(
+  request: CardRequest | AuthorizationUpdateRequest,
+  outcome: ExpiryOutcome,
+  acceptPartialAmount = false,
+): AcquirerAnswer {
+  const { amount } = request;
   if (
     outcome !== 'APPROVED' ||
     request.operation === 'VERIFY' ||
@@ -127,7 +139,7 @@ function cardOutcome(request: CardRequest): AcquirerAnswer {
   ) {
     return acquirerAnswer(request, outcome);
   }
-  return request.acceptPartialAmount
+  return acceptPartialAmount
     ? acquirerAnswer(request, 'PARTIALLY_APPROVED', { approvedAmount: Math.floor(amount / 2) })
     : acquirerAnswer(request, 'DECLINED');
 }
@@ -144,6 +156,25 @@ function cardAnswer(request: CardRequest): AcquirerAnswer {
   answer.avs = avsResult(request.billingStreet);
   answer.risk = risk;
   answer.card = card;
+  return answer;
+}
+
+/**
+ * UPDATE_AUTHORIZATION is answered as AUTHORIZE for the order's card (behaviour notes): risk
+ * screening, the card's expiry, and the amount; a new total has no acceptPartialAmount, so the
+ * amount that triggers a partial approval is declined. The number is not kept, so no Luhn check,
+ * and no security code is presented.
+ */
+function authorizationUpdateAnswer(request: AuthorizationUpdateRequest): AcquirerAnswer {
+  const risk = { gatewayCode: riskOf(request.customerEmail) };
+  if (risk.gatewayCode === 'REJECTED') {
+    return { gatewayCode: 'BLOCKED', approvedAmount: request.amount, reversed: false, risk };
+  }
+  const answer: Writable<AcquirerAnswer> = amountOutcome(
+    request,
+    outcomeByExpiry(request.cardExpiry, request.now),
+  );
+  answer.risk = risk;
   return answer;
 }
 
@@ -178,6 +209,7 @@ export class SimulatedAcquirer implements Acquirer {
   private answerTo(request: AcquirerRequest): AcquirerAnswer {
     if ('card' in request) return cardAnswer(request);
     if ('sourceType' in request) return this.accountAnswer(request);
+    if ('cardExpiry' in request) return authorizationUpdateAnswer(request);
     const answer = acquirerAnswer(request, 'APPROVED');
     return request.operation === 'VOID'
       ? { ...answer, authorizationResponse: voidAuthorizationResponse(request) }

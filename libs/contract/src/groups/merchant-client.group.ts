@@ -9,8 +9,8 @@ import { shipping } from './shipping.group';
 /**
  * What merchant client libraries send on every operation (behaviour notes, "Fields that merchant
  * client libraries send on every operation"): ActiveMerchant, for one, builds one request shape
- * and sends it on CAPTURE and REFUND as on AUTHORIZE. CAPTURE, PAY and REFUND take these groups
- * with AUTHORIZE's own rules: the same field objects, never a copy.
+ * and sends it on CAPTURE and REFUND as on AUTHORIZE. CAPTURE, PAY, REFUND and UPDATE_AUTHORIZATION
+ * take these groups with AUTHORIZE's own rules: the same field objects, never a copy.
  */
 export const clientGroups = { billing, customer, device, shipping } satisfies Fields;
 

@@ -118,7 +118,8 @@ export type ApiOperation =
   | 'INITIATE_AUTHENTICATION'
   | 'AUTHENTICATE_PAYER'
   | 'INITIATE_BROWSER_PAYMENT'
-  | 'CONFIRM_BROWSER_PAYMENT';
+  | 'CONFIRM_BROWSER_PAYMENT'
+  | 'UPDATE_AUTHORIZATION';
 
 export interface OperationContract {
   readonly apiOperation: ApiOperation;

@@ -4,6 +4,7 @@ import { authorizeV39, pay } from './authorize.contract';
 import { confirmBrowserPayment, initiateBrowserPaymentV37 } from './browser-payment.contract';
 import { capture } from './capture.contract';
 import { refundV26, refundV41 } from './refund.contract';
+import { updateAuthorization } from './update-authorization.contract';
 import { verifyV16, verifyV29 } from './verify.contract';
 import { voidV40 } from './void.contract';
 
@@ -19,6 +20,7 @@ const shapes: { readonly [op in ApiOperation]: readonly OperationContract[] } = 
   AUTHENTICATE_PAYER: [authenticatePayerV54],
   INITIATE_BROWSER_PAYMENT: [initiateBrowserPaymentV37],
   CONFIRM_BROWSER_PAYMENT: [confirmBrowserPayment],
+  UPDATE_AUTHORIZATION: [updateAuthorization],
 };
 
 export const API_OPERATIONS = Object.keys(shapes) as readonly ApiOperation[];

@@ -62,6 +62,13 @@ export interface Capture extends RequestBase {
   readonly currency: string;
   readonly reference?: string;
 }
+/** UPDATE_AUTHORIZATION: the order's new total authorized amount, higher or lower. */
+export interface UpdateAuthorization extends RequestBase {
+  readonly type: 'UPDATE_AUTHORIZATION';
+  readonly amount: Thousandths;
+  readonly currency: string;
+  readonly reference?: string;
+}
 export interface Refund extends RequestBase {
   readonly type: 'REFUND';
   readonly amount: Thousandths;
@@ -91,6 +98,7 @@ export type OrderRequest =
   | Pay
   | Verify
   | Capture
+  | UpdateAuthorization
   | Refund
   | Void
   | InitiateAuthentication
@@ -102,7 +110,9 @@ export type OrderRequest =
   | ConfirmBrowserPayment;
 
 /** The payment operations the acquirer answers, with its answer. */
-export type OrderCommand = (Authorize | Pay | Verify | Capture | Refund | Void) & {
+export type OrderCommand = (
+  Authorize | Pay | Verify | Capture | UpdateAuthorization | Refund | Void
+) & {
   readonly outcome: ProcessorOutcome;
 };
 

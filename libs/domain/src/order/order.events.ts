@@ -80,6 +80,8 @@ type TransactionEvent<T extends string> = { readonly type: T; readonly data: Tra
 export type AuthorizationProcessed = TransactionEvent<'AuthorizationProcessed'>;
 export type PaymentProcessed = TransactionEvent<'PaymentProcessed'>;
 export type CaptureProcessed = TransactionEvent<'CaptureProcessed'>;
+/** UPDATE_AUTHORIZATION: its amount is the order's new total authorized amount once approved. */
+export type AuthorizationUpdateProcessed = TransactionEvent<'AuthorizationUpdateProcessed'>;
 export type RefundProcessed = TransactionEvent<'RefundProcessed'>;
 export type VoidProcessed = TransactionEvent<'VoidProcessed'>;
 export type VerificationProcessed = TransactionEvent<'VerificationProcessed'>;
@@ -90,6 +92,7 @@ export type TransactionProcessed =
   | AuthorizationProcessed
   | PaymentProcessed
   | CaptureProcessed
+  | AuthorizationUpdateProcessed
   | RefundProcessed
   | VoidProcessed
   | VerificationProcessed

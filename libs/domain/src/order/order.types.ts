@@ -3,6 +3,7 @@ import type { Thousandths } from '../money';
 export const TRANSACTION_TYPES = [
   'AUTHENTICATION',
   'AUTHORIZATION',
+  'AUTHORIZATION_UPDATE',
   'CAPTURE',
   'PAYMENT',
   'REFUND',

@@ -61,6 +61,7 @@ export interface paths {
      *     - AUTHENTICATE_PAYER: versions 1-100: AuthenticatePayer_v54
      *     - INITIATE_BROWSER_PAYMENT: versions 1-100: InitiateBrowserPayment_v37
      *     - CONFIRM_BROWSER_PAYMENT: versions 1-100: ConfirmBrowserPayment
+     *     - UPDATE_AUTHORIZATION: versions 1-100: UpdateAuthorization
      *
      *     Sending the identical request again (same path, same body) returns the original response; the same transaction id with a different body is rejected.
      */
@@ -330,7 +331,8 @@ export interface components {
       | components['schemas']['InitiateAuthentication']
       | components['schemas']['AuthenticatePayer_v54']
       | components['schemas']['InitiateBrowserPayment_v37']
-      | components['schemas']['ConfirmBrowserPayment'];
+      | components['schemas']['ConfirmBrowserPayment']
+      | components['schemas']['UpdateAuthorization'];
     /**
      * REFUND request, any version
      * @description The version in the path selects the shape: versions 1-40 use Refund_v26; versions 41-100 use Refund_v41.
@@ -445,17 +447,7 @@ export interface components {
       customer?: components['schemas']['Customer'];
       device?: components['schemas']['Device'];
       shipping?: components['schemas']['Shipping'];
-      /** @description The order */
-      order?: {
-        /** @description Merchant-defined fields (up to 50), not sent to acquirers */
-        custom?: {
-          [key: string]: string;
-        };
-        /** @description Description of the order */
-        description?: string;
-        /** @description The merchant's reference for the order */
-        reference?: string;
-      };
+      order?: components['schemas']['CaptureOrder'];
       /** @description The capture */
       transaction: {
         /** @description Amount of the transaction */
@@ -1180,6 +1172,42 @@ export interface components {
       /** @description The user who initiated the operation */
       userId?: string;
     };
+    /**
+     * UPDATE_AUTHORIZATION request (one shape for every version; serves versions 1-100)
+     * @description Change the order's total authorized amount
+     */
+    UpdateAuthorization: {
+      /**
+       * @description Selects the operation: always UPDATE_AUTHORIZATION for this request (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      apiOperation: 'UPDATE_AUTHORIZATION';
+      billing?: components['schemas']['Billing'];
+      customer?: components['schemas']['Customer'];
+      device?: components['schemas']['Device'];
+      shipping?: components['schemas']['Shipping'];
+      order?: components['schemas']['CaptureOrder'];
+      /** @description The update */
+      transaction: {
+        /** @description The order's new total authorized amount, higher or lower */
+        amount: string | number;
+        /** @description Currency of the transaction, ISO 4217 */
+        currency: string;
+        /** @description The merchant's reference for the transaction */
+        reference?: string;
+      };
+      /** @description Echoed in the response; not validated or stored */
+      correlationId?: string;
+      externalTokenProvider?: components['schemas']['ExternalTokenProvider'];
+      /** @description Line of business; omit for the null line */
+      lineOfBusiness?: string;
+      /** @description Solution id issued by the payment provider */
+      partnerSolutionId?: string;
+      responseControls?: components['schemas']['ResponseControls'];
+      session?: components['schemas']['Session'];
+      /** @description The user who initiated the operation */
+      userId?: string;
+    };
     /** @description Create an empty payment session */
     CreateSessionRequest: {
       /** @description Echoed in the response; not validated or stored */
@@ -1709,6 +1737,17 @@ export interface components {
       id?: string;
       /** @description Optimistic lock on the session content; a mismatch is rejected */
       version?: string;
+    };
+    /** @description The order */
+    CaptureOrder: {
+      /** @description Merchant-defined fields (up to 50), not sent to acquirers */
+      custom?: {
+        [key: string]: string;
+      };
+      /** @description Description of the order */
+      description?: string;
+      /** @description The merchant's reference for the order */
+      reference?: string;
     };
     /** @description The refund */
     RefundTransaction: {
@@ -2397,7 +2436,8 @@ export interface components {
           | 'INITIATE_AUTHENTICATION'
           | 'AUTHENTICATE_PAYER'
           | 'INITIATE_BROWSER_PAYMENT'
-          | 'CONFIRM_BROWSER_PAYMENT';
+          | 'CONFIRM_BROWSER_PAYMENT'
+          | 'UPDATE_AUTHORIZATION';
       }[];
       /**
        * @description Source of transactions by default

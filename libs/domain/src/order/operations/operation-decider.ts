@@ -15,9 +15,9 @@ export type TransactionCommon = Pick<
 
 /**
  * The decider branch of an operation that opens a new transaction (AUTHORIZE, PAY, VERIFY,
- * CAPTURE, REFUND, VOID, INITIATE_AUTHENTICATION, INITIATE_BROWSER_PAYMENT). The rules every new
- * transaction shares (unused transaction id, first-transaction-only fields, the order's currency)
- * and the OrderCreated event are order.decide's.
+ * CAPTURE, UPDATE_AUTHORIZATION, REFUND, VOID, INITIATE_AUTHENTICATION, INITIATE_BROWSER_PAYMENT).
+ * The rules every new transaction shares (unused transaction id, first-transaction-only fields,
+ * the order's currency) and the OrderCreated event are order.decide's.
  */
 export interface OpensTransaction<T extends RequestType> {
   readonly opens: 'transaction';

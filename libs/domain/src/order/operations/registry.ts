@@ -9,6 +9,7 @@ import type { DeciderRegistry } from './operation-decider';
 import { payDecider } from './pay.decide';
 import { payerRedirectedToProviderDecider } from './payer-redirected-to-provider.decide';
 import { refundDecider } from './refund.decide';
+import { updateAuthorizationDecider } from './update-authorization.decide';
 import { payerReturnedFromProviderDecider } from './payer-returned-from-provider.decide';
 import { verifyDecider } from './verify.decide';
 import { voidDecider } from './void.decide';
@@ -22,6 +23,7 @@ export const DECIDERS: DeciderRegistry = {
   PAY: payDecider,
   VERIFY: verifyDecider,
   CAPTURE: captureDecider,
+  UPDATE_AUTHORIZATION: updateAuthorizationDecider,
   REFUND: refundDecider,
   VOID: voidDecider,
   INITIATE_AUTHENTICATION: initiateAuthenticationDecider,

@@ -45,13 +45,15 @@ export const voidDecider: OpensTransaction<'VOID'> = {
   rejection: (request, state) =>
     state.kind === 'NoOrder' ? noSuchOrder(request) : voidRejection(request, state),
   event(command, state, common) {
-    const target = (state as Order).transactions.find(
+    const order = state as Order;
+    const target = order.transactions.find(
       (t) => t.id === command.targetTransactionId,
     ) as TransactionState;
     return {
       type: 'VoidProcessed',
       data: processedRecord(command, common, VOID_OF[target.type] as TransactionType, {
-        amount: target.amount,
+        // An authorization's void releases the order's total, however updates have changed it.
+        amount: target.type === 'AUTHORIZATION' ? order.totals.authorized : target.amount,
         targetTransactionId: target.id,
       }),
     };
