@@ -1,0 +1,190 @@
+import { isLuhnValid } from '@gateway/domain';
+import { merchantClient, startGateway, type RunningGateway } from '../support/gateway-process';
+
+/**
+ * Stored cards (behaviour notes, Save Card) over a real port: issue, create or update by name,
+ * retrieve and delete a token; the token format; one card one token per merchant; the merchant's
+ * own tokens only; verification NONE and BASIC; a security code refused.
+ */
+const VISA_DEBIT = '4508750015741019';
+const MASTERCARD = '5123450000000008';
+
+const saveBody = (number: string, extra: Record<string, unknown> = {}) => ({
+  sourceOfFunds: {
+    type: 'CARD',
+    provided: { card: { number, expiry: { month: '1', year: '39' } } },
+  },
+  ...extra,
+});
+
+let gateway: RunningGateway;
+let api: ReturnType<typeof merchantClient>;
+let other: ReturnType<typeof merchantClient>;
+beforeAll(async () => {
+  gateway = await startGateway();
+  api = merchantClient(gateway);
+  other = merchantClient(gateway, 'TESTOTHER');
+});
+afterAll(() => gateway.stop());
+
+describe('POST …/token (Save Card)', () => {
+  it('issues a token of 16 digits, starting with 9, ending with the last four, failing Luhn', async () => {
+    const answer = await api.post('/token', saveBody(VISA_DEBIT, { correlationId: 'c-1' }));
+    expect(answer.status).toBe(201);
+    const token: string = answer.body.token;
+    expect(token).toMatch(/^9\d{11}1019$/);
+    expect(isLuhnValid(token)).toBe(false);
+    expect(answer.body).toEqual({
+      correlationId: 'c-1',
+      repositoryId: 'TESTMERCHANT',
+      response: { gatewayCode: 'NO_VERIFICATION_PERFORMED' },
+      result: 'SUCCESS',
+      sourceOfFunds: {
+        provided: {
+          card: {
+            brand: 'VISA',
+            expiry: { month: '1', year: '39' },
+            fundingMethod: 'DEBIT',
+            number: '450875xxxxxx1019',
+            scheme: 'VISA',
+          },
+        },
+        type: 'CARD',
+      },
+      status: 'VALID',
+      token,
+      usage: { lastUpdated: expect.any(String) },
+      verificationStrategy: 'NONE',
+    });
+    expect(answer.text).not.toContain(VISA_DEBIT);
+  });
+
+  it('gives one card saved twice by one merchant the same token, another merchant another', async () => {
+    const first = await api.post('/token', saveBody(MASTERCARD));
+    const again = await api.post('/token', saveBody(MASTERCARD));
+    const elsewhere = await other.post('/token', saveBody(MASTERCARD));
+    expect([first.status, again.status, elsewhere.status]).toEqual([201, 201, 201]);
+    expect(again.body.token).toBe(first.body.token);
+    expect(elsewhere.body.token).not.toBe(first.body.token);
+  });
+
+  it('BASIC checks the Luhn digit and the expiry', async () => {
+    const ok = await api.post('/token', saveBody(MASTERCARD, { verificationStrategy: 'BASIC' }));
+    expect(ok.status).toBe(201);
+    expect(ok.body.response.gatewayCode).toBe('BASIC_VERIFICATION_SUCCESSFUL');
+    const luhn = await api.post(
+      '/token',
+      saveBody('5123450000000009', { verificationStrategy: 'BASIC' }),
+    );
+    expect(luhn.status).toBe(400);
+    expect(luhn.body.error).toMatchObject({
+      cause: 'INVALID_REQUEST',
+      field: 'sourceOfFunds.provided.card.number',
+      validationType: 'INVALID',
+    });
+    const expired = await api.post('/token', {
+      sourceOfFunds: {
+        type: 'CARD',
+        provided: { card: { number: MASTERCARD, expiry: { month: '1', year: '20' } } },
+      },
+      verificationStrategy: 'BASIC',
+    });
+    expect(expired.status).toBe(400);
+    expect(expired.body.error.field).toBe('sourceOfFunds.provided.card.expiry.year');
+  });
+
+  it('refuses a security code: it is never stored', async () => {
+    const body = saveBody(MASTERCARD);
+    (body.sourceOfFunds.provided.card as Record<string, unknown>).securityCode = '123';
+    const answer = await api.post('/token', body);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({
+      cause: 'INVALID_REQUEST',
+      field: 'sourceOfFunds.provided.card.securityCode',
+    });
+  });
+
+  it('needs a card number and an expiry', async () => {
+    const answer = await api.post('/token', { sourceOfFunds: { type: 'CARD' } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({
+      field: 'sourceOfFunds.provided.card.number',
+      validationType: 'MISSING',
+    });
+  });
+
+  it('takes the card from a payment session', async () => {
+    const session = (await api.post('/session', {})).body.session.id;
+    const stored = await api.put(`/session/${session}`, {
+      sourceOfFunds: {
+        provided: {
+          card: { number: VISA_DEBIT, expiry: { month: '5', year: '38' }, securityCode: '123' },
+        },
+      },
+    });
+    expect(stored.status).toBe(200);
+    const answer = await api.post('/token', { session: { id: session } });
+    expect(answer.status).toBe(201);
+    expect(answer.body.sourceOfFunds.provided.card).toMatchObject({
+      number: '450875xxxxxx1019',
+      expiry: { month: '5', year: '38' },
+    });
+  });
+});
+
+describe('PUT, GET and DELETE …/token/{tokenid}', () => {
+  it('creates (201), updates (200), retrieves and deletes the token the merchant names', async () => {
+    const created = await api.put('/token/MyCard1', saveBody(MASTERCARD));
+    expect(created.status).toBe(201);
+    expect(created.body.token).toBe('MyCard1');
+    const updated = await api.put('/token/MyCard1', {
+      sourceOfFunds: { provided: { card: { expiry: { month: '12', year: '37' } } } },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body.sourceOfFunds.provided.card).toMatchObject({
+      number: '512345xxxxxx0008',
+      expiry: { month: '12', year: '37' },
+    });
+    const read = await api.get('/token/MyCard1');
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(updated.body);
+    const deleted = await api.delete('/token/MyCard1');
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ result: 'SUCCESS' });
+    expect((await api.get('/token/MyCard1')).status).toBe(404);
+    expect((await api.delete('/token/MyCard1')).status).toBe(404);
+  });
+
+  it("answers 404 for another merchant's token", async () => {
+    const mine = await api.put('/token/Private1', saveBody(MASTERCARD));
+    expect(mine.status).toBe(201);
+    expect((await other.get('/token/Private1')).status).toBe(404);
+    expect((await other.delete('/token/Private1')).status).toBe(404);
+    expect((await api.get('/token/Private1')).status).toBe(200);
+  });
+
+  it('shows INVALID once the expiry has passed', async () => {
+    const answer = await api.put('/token/Old1', {
+      sourceOfFunds: {
+        provided: { card: { number: MASTERCARD, expiry: { month: '1', year: '21' } } },
+      },
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body.status).toBe('INVALID');
+  });
+
+  it('refuses a token id that is not 1-40 letters and digits, and a card number as one', async () => {
+    const bad = await api.put('/token/no-dash', saveBody(MASTERCARD));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ field: 'token', validationType: 'INVALID' });
+    const card = await api.put(`/token/${MASTERCARD}`, saveBody(MASTERCARD));
+    expect(card.status).toBe(400);
+    expect(card.text).not.toContain(MASTERCARD);
+    expect((await api.get('/token/no-dash')).status).toBe(404);
+  });
+
+  it('an unknown token is 404 on GET and DELETE', async () => {
+    expect((await api.get('/token/Never1')).status).toBe(404);
+    expect((await api.delete('/token/Never1')).status).toBe(404);
+  });
+});
