@@ -188,3 +188,92 @@ describe('PUT, GET and DELETE …/token/{tokenid}', () => {
     expect((await api.delete('/token/Never1')).status).toBe(404);
   });
 });
+
+describe('paying with a token', () => {
+  const orders = (() => {
+    let n = 0;
+    return () => `tok-${Date.now()}-${++n}`;
+  })();
+  const pay = (operation: string, source: Record<string, unknown>, extra = {}) =>
+    api.put(`/order/${orders()}/transaction/1`, {
+      apiOperation: operation,
+      order: operation === 'VERIFY' ? { currency: 'USD' } : { amount: '10.00', currency: 'USD' },
+      sourceOfFunds: { type: 'CARD', ...source },
+      ...extra,
+    });
+
+  it.each(['AUTHORIZE', 'PAY', 'VERIFY'])(
+    '%s with a token: approved, the response shows the token and the masked card, usage recorded',
+    async (operation) => {
+      const token = (await api.post('/token', saveBody(MASTERCARD))).body.token;
+      const answer = await pay(operation, { token });
+      expect(answer.status).toBe(201);
+      expect(answer.body.result).toBe('SUCCESS');
+      expect(answer.body.sourceOfFunds).toMatchObject({
+        token,
+        type: 'CARD',
+        provided: { card: { number: '512345xxxxxx0008', expiry: { month: '1', year: '39' } } },
+      });
+      expect(answer.text).not.toContain(MASTERCARD);
+      const used = await api.get(`/token/${token}`);
+      expect(used.body.usage.lastUsedTime).toEqual(expect.any(String));
+    },
+  );
+
+  it('a security code and a new expiry sent beside the token override the stored ones', async () => {
+    const token = (await api.post('/token', saveBody(VISA_DEBIT))).body.token;
+    const answer = await pay('AUTHORIZE', {
+      token,
+      provided: { card: { securityCode: '123', expiry: { month: '7', year: '38' } } },
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body.sourceOfFunds.provided.card).toMatchObject({
+      number: '450875xxxxxx1019',
+      expiry: { month: '7', year: '38' },
+    });
+    expect(answer.text).not.toContain('"123"');
+  });
+
+  it("the session's card fields override the token's, the sent ones override the session's", async () => {
+    const token = (await api.post('/token', saveBody(MASTERCARD))).body.token;
+    /** A session (one per order) holding only an expiry. */
+    const sessionWithExpiry = async () => {
+      const id = (await api.post('/session', {})).body.session.id;
+      await api.put(`/session/${id}`, {
+        sourceOfFunds: { provided: { card: { expiry: { month: '3', year: '37' } } } },
+      });
+      return { id };
+    };
+    const fromSession = await pay('PAY', { token }, { session: await sessionWithExpiry() });
+    expect(fromSession.status).toBe(201);
+    expect(fromSession.body.sourceOfFunds.provided.card.expiry).toEqual({ month: '3', year: '37' });
+    const sent = await pay(
+      'PAY',
+      { token, provided: { card: { expiry: { month: '4', year: '36' } } } },
+      { session: await sessionWithExpiry() },
+    );
+    expect(sent.status).toBe(201);
+    expect(sent.body.sourceOfFunds.provided.card.expiry).toEqual({ month: '4', year: '36' });
+  });
+
+  it("another merchant's, a deleted and an unknown token are INVALID on sourceOfFunds.token", async () => {
+    const mine = (await api.put('/token/PayMe1', saveBody(MASTERCARD))).body.token;
+    const others = await other.put(`/order/${orders()}/transaction/1`, {
+      apiOperation: 'PAY',
+      order: { amount: '10.00', currency: 'USD' },
+      sourceOfFunds: { type: 'CARD', token: mine },
+    });
+    expect(others.status).toBe(400);
+    expect(others.body.error).toMatchObject({
+      cause: 'INVALID_REQUEST',
+      field: 'sourceOfFunds.token',
+      validationType: 'INVALID',
+    });
+    expect((await api.delete(`/token/${mine}`)).status).toBe(200);
+    for (const token of [mine, 'Never2']) {
+      const answer = await pay('PAY', { token });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.field).toBe('sourceOfFunds.token');
+    }
+  });
+});

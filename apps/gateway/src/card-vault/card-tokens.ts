@@ -83,6 +83,40 @@ export class CardTokens {
     return state;
   }
 
+  /**
+   * The request with the token's card beneath the card fields it holds (spec: explicit card
+   * details override the session's, which override the token's). Another merchant's token, a
+   * deleted or an unknown one is INVALID on sourceOfFunds.token.
+   */
+  async beneath(merchant: Merchant, request: Json): Promise<Json> {
+    const token = get(request, 'sourceOfFunds.token');
+    if (typeof token !== 'string') return request;
+    const state = foldToken((await this.load(merchant.id, token)).events);
+    const number = state && this.vault.get(merchant.id, token);
+    if (!state || number === undefined)
+      throw ApiError.invalid(`Value '${token}' is invalid. No such token`, 'sourceOfFunds.token');
+    const source = request.sourceOfFunds as Json;
+    const provided = (source.provided ?? {}) as Json;
+    const sent = (provided.card ?? {}) as Json;
+    const { expiry, holder } = state.card;
+    const card = {
+      number,
+      ...sent,
+      expiry: { ...expiry, ...(sent.expiry as Json | undefined) },
+      ...(holder || sent.holder ? { holder: { ...holder, ...(sent.holder as Json) } } : {}),
+    };
+    return { ...request, sourceOfFunds: { ...source, provided: { ...provided, card } } };
+  }
+
+  /** Records that a payment used the token (usage.lastUsedTime); nothing for a deleted one. */
+  used(merchantId: string, token: string): Promise<void> {
+    return this.locked(merchantId, token, async (loaded) => {
+      if (!foldToken(loaded.events)) return;
+      const time = this.clock().toISOString();
+      await this.append(merchantId, token, loaded, [{ type: 'TokenUsed', data: { time } }]);
+    });
+  }
+
   /** The deletion is recorded, then the token's key destroyed: nothing can give the number back. */
   delete(merchantId: string, token: string): Promise<void> {
     return this.locked(merchantId, token, async (loaded) => {

@@ -2081,6 +2081,8 @@ export interface components {
       sourceOfFunds?: {
         /** @description Kind of payment instrument */
         type?: string;
+        /** @description The card token the card came from, when one was sent */
+        token?: string;
         /** @description Payment details */
         provided?: {
           /** @description The card, masked */
