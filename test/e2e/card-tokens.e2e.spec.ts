@@ -270,10 +270,53 @@ describe('paying with a token', () => {
       validationType: 'INVALID',
     });
     expect((await api.delete(`/token/${mine}`)).status).toBe(200);
-    for (const token of [mine, 'Never2']) {
-      const answer = await pay('PAY', { token });
+    const fullCard = {
+      provided: { card: { number: VISA_DEBIT, expiry: { month: '1', year: '39' } } },
+    };
+    for (const source of [{ token: mine }, { token: 'Never2' }, { token: mine, ...fullCard }]) {
+      const order = orders();
+      const answer = await api.put(`/order/${order}/transaction/1`, {
+        apiOperation: 'PAY',
+        order: { amount: '10.00', currency: 'USD' },
+        sourceOfFunds: { type: 'CARD', ...source },
+      });
       expect(answer.status).toBe(400);
-      expect(answer.body.error.field).toBe('sourceOfFunds.token');
+      expect(answer.body.error).toMatchObject({
+        field: 'sourceOfFunds.token',
+        validationType: 'INVALID',
+      });
+      expect((await api.get(`/order/${order}`)).status).toBe(404);
     }
+  });
+
+  it('a retry of a payment whose token was deleted since gets the original response', async () => {
+    const token = (await api.put('/token/Retry1', saveBody(MASTERCARD))).body.token;
+    const body = {
+      apiOperation: 'PAY',
+      order: { amount: '10.00', currency: 'USD' },
+      sourceOfFunds: { type: 'CARD', token },
+    };
+    const order = orders();
+    const first = await api.put(`/order/${order}/transaction/1`, body);
+    expect(first.status).toBe(201);
+    expect((await api.delete(`/token/${token}`)).status).toBe(200);
+    const retry = await api.put(`/order/${order}/transaction/1`, body);
+    expect(retry.status).toBe(201);
+    expect(retry.text).toBe(first.text);
+  });
+
+  it('REFUND takes no token', async () => {
+    const token = (await api.put('/token/Refund1', saveBody(MASTERCARD))).body.token;
+    const answer = await api.put(`/order/${orders()}/transaction/1`, {
+      apiOperation: 'REFUND',
+      transaction: { amount: '5.00', currency: 'USD' },
+      sourceOfFunds: {
+        type: 'CARD',
+        token,
+        provided: { card: { number: MASTERCARD, expiry: { month: '1', year: '39' } } },
+      },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.field).toBe('sourceOfFunds.token');
   });
 });

@@ -25,6 +25,8 @@ import type { SqliteCardVault } from './sqlite-card-vault';
 type Json = Record<string, unknown>;
 
 const CARD = 'sourceOfFunds.provided.card';
+/** Behaviour notes: the operations that pay (or verify) with a token. */
+const TOKEN_OPERATIONS = new Set(['AUTHORIZE', 'PAY', 'VERIFY']);
 const GATEWAY_CODES: Record<VerificationStrategy, string> = {
   NONE: 'NO_VERIFICATION_PERFORMED',
   BASIC: 'BASIC_VERIFICATION_SUCCESSFUL',
@@ -86,16 +88,21 @@ export class CardTokens {
   /**
    * The request with the token's card beneath the card fields it holds (spec: explicit card
    * details override the session's, which override the token's). Another merchant's token, a
-   * deleted or an unknown one is INVALID on sourceOfFunds.token.
+   * deleted or an unknown one leaves the request without card fields, so that it is INVALID on
+   * sourceOfFunds.token when parsed (source-of-funds.mapper.ts), with nothing recorded; a retry
+   * of a payment made before the token was deleted is still answered as first (the pipeline's
+   * replay comes before the parse). Operations other than AUTHORIZE, PAY and VERIFY take no token.
    */
-  async beneath(merchant: Merchant, request: Json): Promise<Json> {
+  async beneath(merchant: Merchant, request: Json, operation: string): Promise<Json> {
     const token = get(request, 'sourceOfFunds.token');
     if (typeof token !== 'string') return request;
-    const state = foldToken((await this.load(merchant.id, token)).events);
+    const usable = TOKEN_OPERATIONS.has(operation);
+    const state = usable ? foldToken((await this.load(merchant.id, token)).events) : undefined;
     const number = state && this.vault.get(merchant.id, token);
-    if (!state || number === undefined)
-      throw ApiError.invalid(`Value '${token}' is invalid. No such token`, 'sourceOfFunds.token');
     const source = request.sourceOfFunds as Json;
+    const { card: _sent, ...others } = (source.provided ?? {}) as Json;
+    if (!state || number === undefined)
+      return { ...request, sourceOfFunds: { ...source, provided: others } };
     const provided = (source.provided ?? {}) as Json;
     const sent = (provided.card ?? {}) as Json;
     const { expiry, holder } = state.card;

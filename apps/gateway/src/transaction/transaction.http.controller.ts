@@ -97,8 +97,9 @@ export class TransactionHttpController {
     if (unmask && !byCertificate) throw ApiError.rejected('UNMASK_NEEDS_CERTIFICATE');
     if (unmask && !merchant.permissions.includes('UNMASK'))
       throw ApiError.rejected('UNMASK_NOT_PERMITTED');
-    const charges = CHARGES_CARD.has(validated.value.apiOperation as string);
-    const value = charges ? await this.tokens.beneath(merchant, validated.value) : validated.value;
+    const operation = validated.value.apiOperation as string;
+    const charges = CHARGES_CARD.has(operation);
+    const value = await this.tokens.beneath(merchant, validated.value, operation);
     if (withSession) this.sessions.bindToOrder(withSession.session, orderId);
     const command = new ProcessTransactionCommand(
       merchant,
