@@ -9,11 +9,12 @@ import { merchantClient, startGateway, type RunningGateway } from '../support/ga
 const VISA_DEBIT = '4508750015741019';
 const MASTERCARD = '5123450000000008';
 
-const saveBody = (number: string, extra: Record<string, unknown> = {}) => ({
-  sourceOfFunds: {
-    type: 'CARD',
-    provided: { card: { number, expiry: { month: '1', year: '39' } } },
-  },
+const saveBody = (
+  number: string,
+  extra: Record<string, unknown> = {},
+  expiry = { month: '1', year: '39' },
+) => ({
+  sourceOfFunds: { type: 'CARD', provided: { card: { number, expiry } } },
   ...extra,
 });
 
@@ -82,15 +83,35 @@ describe('POST …/token (Save Card)', () => {
       field: 'sourceOfFunds.provided.card.number',
       validationType: 'INVALID',
     });
-    const expired = await api.post('/token', {
-      sourceOfFunds: {
-        type: 'CARD',
-        provided: { card: { number: MASTERCARD, expiry: { month: '1', year: '20' } } },
-      },
-      verificationStrategy: 'BASIC',
-    });
+    const expired = await api.post(
+      '/token',
+      saveBody(MASTERCARD, { verificationStrategy: 'BASIC' }, { month: '1', year: '20' }),
+    );
     expect(expired.status).toBe(400);
     expect(expired.body.error.field).toBe('sourceOfFunds.provided.card.expiry.year');
+  });
+
+  it('ACQUIRER verifies with the acquirer: approved saves, a decline refuses and saves nothing', async () => {
+    const ok = await api.put(
+      '/token/Acq1',
+      saveBody(MASTERCARD, { verificationStrategy: 'ACQUIRER' }),
+    );
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({
+      response: { gatewayCode: 'EXTERNAL_VERIFICATION_SUCCESSFUL' },
+      verificationStrategy: 'ACQUIRER',
+    });
+    const declined = await api.put(
+      '/token/Acq2',
+      saveBody(MASTERCARD, { verificationStrategy: 'ACQUIRER' }, { month: '5', year: '39' }),
+    );
+    expect(declined.status).toBe(400);
+    expect(declined.body).toMatchObject({
+      result: 'ERROR',
+      error: { cause: 'REQUEST_REJECTED', field: 'sourceOfFunds.provided.card' },
+      response: { gatewayCode: 'DECLINED' },
+    });
+    expect((await api.get('/token/Acq2')).status).toBe(404);
   });
 
   it('refuses a security code: it is never stored', async () => {

@@ -1,4 +1,4 @@
-import { cardFacts } from '@gateway/acquirer';
+import { cardFacts, type Acquirer } from '@gateway/acquirer';
 import { ApiError, saveCardContract, type VerificationStrategy } from '@gateway/contract';
 import {
   foldToken,
@@ -30,6 +30,7 @@ const TOKEN_OPERATIONS = new Set(['AUTHORIZE', 'PAY', 'VERIFY']);
 const GATEWAY_CODES: Record<VerificationStrategy, string> = {
   NONE: 'NO_VERIFICATION_PERFORMED',
   BASIC: 'BASIC_VERIFICATION_SUCCESSFUL',
+  ACQUIRER: 'EXTERNAL_VERIFICATION_SUCCESSFUL',
 };
 
 export interface SavedToken {
@@ -50,6 +51,7 @@ interface Loaded {
 export class CardTokens {
   constructor(
     private readonly store: EventStore,
+    private readonly acquirer: Acquirer,
     private readonly vault: SqliteCardVault,
     private readonly sensitive: SensitiveData,
     private readonly sessions: PaymentSessions,
@@ -146,6 +148,13 @@ export class CardTokens {
     const strategy = (optionalString(sent, 'verificationStrategy') ??
       'NONE') as VerificationStrategy;
     if (strategy === 'BASIC') this.verifyBasic(card, number);
+    if (strategy === 'ACQUIRER')
+      await this.verifyWithAcquirer(
+        merchant.id,
+        token,
+        card,
+        number ?? this.vault.get(merchant.id, token)!,
+      );
     if (number !== undefined) this.vault.put(merchant.id, token, number);
     const data = {
       card,
@@ -195,6 +204,34 @@ export class CardTokens {
       );
     if (tokenStatus(card, this.clock()) === 'INVALID')
       throw ApiError.invalid('Value is invalid. The card has expired', `${CARD}.expiry.year`);
+  }
+
+  /**
+   * A zero-amount VERIFY with the acquirer (recorded nowhere: no order is made); anything but
+   * APPROVED refuses the token, response.gatewayCode saying why.
+   */
+  private async verifyWithAcquirer(
+    merchantId: string,
+    token: string,
+    card: TokenCard,
+    number: string,
+  ): Promise<void> {
+    const now = this.clock();
+    const answer = await this.acquirer.process({
+      operation: 'VERIFY',
+      merchantId,
+      orderId: `token-${token}`,
+      transactionId: now.toISOString(),
+      amount: 0,
+      currency: 'USD',
+      now,
+      card: {
+        number,
+        expiryMonth: Number(card.expiry.month),
+        expiryYear: Number(card.expiry.year),
+      },
+    });
+    if (answer.gatewayCode !== 'APPROVED') throw declined(answer.gatewayCode);
   }
 
   private fingerprintOf(merchant: Merchant, number: string): string {
@@ -253,6 +290,21 @@ function requiredCardNumber(sent: Json): string {
 function digitsOf(text: string): string {
   const hash = createHash('sha256').update(text).digest();
   return (hash.readBigUInt64BE(0) % 100_000_000_000n).toString().padStart(11, '0');
+}
+
+/** The acquirer declined the card: the spec's error object, and response.gatewayCode. */
+function declined(gatewayCode: string): ApiError {
+  const body = {
+    result: 'ERROR' as const,
+    error: {
+      cause: 'REQUEST_REJECTED' as const,
+      explanation: `The acquirer did not verify the card: ${gatewayCode}`,
+      field: CARD,
+      validationType: 'INVALID' as const,
+    },
+    response: { gatewayCode },
+  };
+  return new ApiError(400, body);
 }
 
 function notFound(token: string): ApiError {

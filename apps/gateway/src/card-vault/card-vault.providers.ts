@@ -1,3 +1,4 @@
+import type { Acquirer } from '@gateway/acquirer';
 import type { EventStore } from '@gateway/event-store';
 import type { OnApplicationShutdown, Provider } from '@nestjs/common';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import type { GatewayConfig } from '../config/gateway.config';
 import { AesGcmKeyring } from '../crypto/aes-gcm-keyring';
 import { KeyedMutex } from '../order/keyed-mutex';
 import { PaymentSessions } from '../session/payment-sessions';
-import { CLOCK, DATA_DIR_KEYS, EVENT_STORE, type Clock } from '../tokens';
+import { ACQUIRER, CLOCK, DATA_DIR_KEYS, EVENT_STORE, type Clock } from '../tokens';
 import { SensitiveData } from '../transaction/sensitive-data';
 import { openingDatabaseFile } from '@gateway/database-files';
 import { CardTokens } from './card-tokens';
@@ -46,13 +47,22 @@ export function cardVaultProviders(config: GatewayConfig): Provider[] {
       provide: CardTokens,
       useFactory: (
         store: EventStore,
+        acquirer: Acquirer,
         vault: SqliteCardVault,
         sensitive: SensitiveData,
         sessions: PaymentSessions,
         locks: KeyedMutex,
         clock: Clock,
-      ) => new CardTokens(store, vault, sensitive, sessions, locks, clock),
-      inject: [EVENT_STORE, SqliteCardVault, SensitiveData, PaymentSessions, KeyedMutex, CLOCK],
+      ) => new CardTokens(store, acquirer, vault, sensitive, sessions, locks, clock),
+      inject: [
+        EVENT_STORE,
+        ACQUIRER,
+        SqliteCardVault,
+        SensitiveData,
+        PaymentSessions,
+        KeyedMutex,
+        CLOCK,
+      ],
     },
     {
       provide: VaultShutdown,

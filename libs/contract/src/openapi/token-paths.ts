@@ -120,7 +120,11 @@ export function tokenResponseSchemas(): Record<string, JsonSchema> {
           'How the card was verified',
           {
             gatewayCode: oneOfValues(
-              ['BASIC_VERIFICATION_SUCCESSFUL', 'NO_VERIFICATION_PERFORMED'],
+              [
+                'BASIC_VERIFICATION_SUCCESSFUL',
+                'EXTERNAL_VERIFICATION_SUCCESSFUL',
+                'NO_VERIFICATION_PERFORMED',
+              ],
               'The verification performed',
             ),
           },

@@ -5,7 +5,7 @@ import type { ApiOperation, OperationContract } from '../model/field';
 import { validateRequest, type ValidationResult } from '../validate';
 
 /** How a card is checked before it is saved (behaviour notes, Stored cards). */
-export const VERIFICATION_STRATEGIES = ['NONE', 'BASIC'] as const;
+export const VERIFICATION_STRATEGIES = ['NONE', 'BASIC', 'ACQUIRER'] as const;
 export type VerificationStrategy = (typeof VERIFICATION_STRATEGIES)[number];
 
 /** Not a transaction: the name the contract is known by in the OpenAPI document. */
@@ -34,7 +34,7 @@ export const saveCardContract: OperationContract = {
       kind: 'enum',
       values: [...VERIFICATION_STRATEGIES],
       description:
-        'NONE (the default): no check; BASIC: the card number passes the Luhn check and the expiry has not passed',
+        'NONE (the default): no check; BASIC: the card number passes the Luhn check and the expiry has not passed; ACQUIRER: a zero-amount verification with the acquirer, a decline refuses the token',
     },
   }),
 };

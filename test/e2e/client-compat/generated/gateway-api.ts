@@ -1356,10 +1356,10 @@ export interface components {
         type?: 'CARD';
       };
       /**
-       * @description NONE (the default): no check; BASIC: the card number passes the Luhn check and the expiry has not passed
+       * @description NONE (the default): no check; BASIC: the card number passes the Luhn check and the expiry has not passed; ACQUIRER: a zero-amount verification with the acquirer, a decline refuses the token
        * @enum {string}
        */
-      verificationStrategy?: 'NONE' | 'BASIC';
+      verificationStrategy?: 'NONE' | 'BASIC' | 'ACQUIRER';
     };
     /** @description External 3-D Secure authentication data */
     '3DSecure': {
@@ -2503,7 +2503,10 @@ export interface components {
          * @description The verification performed
          * @enum {string}
          */
-        gatewayCode: 'BASIC_VERIFICATION_SUCCESSFUL' | 'NO_VERIFICATION_PERFORMED';
+        gatewayCode:
+          | 'BASIC_VERIFICATION_SUCCESSFUL'
+          | 'EXTERNAL_VERIFICATION_SUCCESSFUL'
+          | 'NO_VERIFICATION_PERFORMED';
       };
       /**
        * @description Always SUCCESS
@@ -2573,7 +2576,7 @@ export interface components {
        * @description The verification asked for when the token was last saved
        * @enum {string}
        */
-      verificationStrategy: 'NONE' | 'BASIC';
+      verificationStrategy: 'NONE' | 'BASIC' | 'ACQUIRER';
     };
     /** @description The token was deleted */
     TokenDeleted: {
