@@ -341,3 +341,33 @@ describe('paying with a token', () => {
     expect(answer.body.error.field).toBe('sourceOfFunds.token');
   });
 });
+
+describe('after kill -9', () => {
+  it('a saved token (201) is there, with its number to pay with; a deleted one stays deleted', async () => {
+    const first = await startGateway();
+    const before = merchantClient(first);
+    const kept = await before.put('/token/Durable1', saveBody(MASTERCARD));
+    const gone = await before.put('/token/Durable2', saveBody(VISA_DEBIT));
+    expect([kept.status, gone.status]).toEqual([201, 201]);
+    expect((await before.delete('/token/Durable2')).status).toBe(200);
+    await first.stop('SIGKILL');
+
+    const second = await startGateway(first.dataDir);
+    try {
+      const after = merchantClient(second);
+      const read = await after.get('/token/Durable1');
+      expect(read.status).toBe(200);
+      expect(read.text).toBe(kept.text);
+      expect((await after.get('/token/Durable2')).status).toBe(404);
+      const paid = await after.put(`/order/durable-${Date.now()}/transaction/1`, {
+        apiOperation: 'PAY',
+        order: { amount: '10.00', currency: 'USD' },
+        sourceOfFunds: { type: 'CARD', token: 'Durable1' },
+      });
+      expect(paid.status).toBe(201);
+      expect(paid.body.response.gatewayCode).toBe('APPROVED');
+    } finally {
+      await second.stop();
+    }
+  });
+});
