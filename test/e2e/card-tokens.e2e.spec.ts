@@ -1,5 +1,11 @@
 import { isLuhnValid } from '@gateway/domain';
-import { merchantClient, startGateway, type RunningGateway } from '../support/gateway-process';
+import { randomBytes } from 'node:crypto';
+import {
+  makeDataDir,
+  merchantClient,
+  startGateway,
+  type RunningGateway,
+} from '../support/gateway-process';
 
 /**
  * Stored cards (behaviour notes, Save Card) over a real port: issue, create or update by name,
@@ -369,5 +375,45 @@ describe('after kill -9', () => {
     } finally {
       await second.stop();
     }
+  });
+});
+
+describe('data key rotation', () => {
+  const k1 = `k1:${randomBytes(32).toString('base64')}`;
+  const k2 = `k2:${randomBytes(32).toString('base64')}`;
+  const payWith = (client: ReturnType<typeof merchantClient>, token: string) =>
+    client.put(`/order/rotation-${token}-${Date.now()}/transaction/1`, {
+      apiOperation: 'PAY',
+      order: { amount: '10.00', currency: 'USD' },
+      sourceOfFunds: { type: 'CARD', token },
+    });
+
+  it('a token saved under k1 pays after k2 becomes current while k1 is kept, not once k1 is gone', async () => {
+    const dataDir = await makeDataDir();
+    const run = async (
+      env: Record<string, string>,
+      test: (client: ReturnType<typeof merchantClient>) => Promise<void>,
+    ) => {
+      const running = await startGateway(dataDir, env);
+      try {
+        await test(merchantClient(running));
+      } finally {
+        await running.stop();
+      }
+    };
+    await run({ GATEWAY_DATA_KEYS: k1 }, async (client) => {
+      expect((await client.put('/token/Rotate1', saveBody(MASTERCARD))).status).toBe(201);
+    });
+    await run({ GATEWAY_DATA_KEYS: `${k1},${k2}`, GATEWAY_DATA_KEY_ID: 'k2' }, async (client) => {
+      expect((await payWith(client, 'Rotate1')).status).toBe(201);
+      // Saved again: its key is now wrapped by k2.
+      expect((await client.put('/token/Rotate2', saveBody(VISA_DEBIT))).status).toBe(201);
+    });
+    await run({ GATEWAY_DATA_KEYS: k2 }, async (client) => {
+      expect((await payWith(client, 'Rotate2')).status).toBe(201);
+      const lost = await payWith(client, 'Rotate1');
+      expect(lost.status).toBe(400);
+      expect(lost.body.error.field).toBe('sourceOfFunds.token');
+    });
   });
 });
