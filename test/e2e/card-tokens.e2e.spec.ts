@@ -316,6 +316,17 @@ describe('paying with a token', () => {
     }
   });
 
+  it('two payments with one token at once both go through, and its usage is recorded', async () => {
+    const token = (await api.put('/token/Twice1', saveBody(MASTERCARD))).body.token;
+    const [a, b] = await Promise.all([pay('PAY', { token }), pay('AUTHORIZE', { token })]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect([a.body.response.gatewayCode, b.body.response.gatewayCode]).toEqual([
+      'APPROVED',
+      'APPROVED',
+    ]);
+    expect((await api.get(`/token/${token}`)).body.usage.lastUsedTime).toEqual(expect.any(String));
+  });
+
   it('a retry of a payment whose token was deleted since gets the original response', async () => {
     const token = (await api.put('/token/Retry1', saveBody(MASTERCARD))).body.token;
     const body = {
