@@ -1,5 +1,9 @@
+import Database from 'better-sqlite3';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { SqliteCardVault } from '../../apps/gateway/src/card-vault/sqlite-card-vault';
+import { readKeyFile } from '../../apps/gateway/src/config/key-file';
+import { AesGcmKeyring } from '../../apps/gateway/src/crypto/aes-gcm-keyring';
 import { describeWithOpenssl, makeTestPki, type TestPki } from '../support/certificates';
 import {
   basicAuth,
@@ -186,9 +190,58 @@ describeWithOpenssl('no card number or security code at rest', () => {
     expect(findings(contents)).toEqual([]);
     expect(findings([['the log', Buffer.from(gateway.output())]])).toEqual([]);
   });
+
+  it("keeps the kept tokens' numbers in the vault, and no deleted token's, even with the data key", () => {
+    const kept = CARDS.filter((number) => !DELETED_TOKEN_CARDS.includes(number));
+    expect(numbersOpenedWithDataKey(gateway.dataDir).sort()).toEqual([...kept].sort());
+  });
 });
 
 type Client = ReturnType<typeof merchantClient>;
+
+/** Cards whose token is deleted after paying with it: the others' tokens are kept. */
+const DELETED_TOKEN_CARDS = CARDS.filter((_, i) => i % 2 === 0);
+
+/** Save the card as a token, pay with it and a security code, and delete it for every other card. */
+async function payWithToken(api: Client, number: string, order: string): Promise<void> {
+  const { expiry } = card(number);
+  const saved = await api.post('/token', {
+    sourceOfFunds: { type: 'CARD', provided: { card: { number, expiry } } },
+  });
+  if (saved.status !== 201) throw new Error(`expected 201, got ${saved.text}`);
+  const paid = await api.put(`/order/${order}/transaction/t1`, {
+    apiOperation: 'PAY',
+    order: { amount: '20.00', currency: 'USD' },
+    sourceOfFunds: {
+      type: 'CARD',
+      token: saved.body.token,
+      provided: { card: { securityCode: codeOf(number) } },
+    },
+  });
+  if (paid.status !== 201) throw new Error(`expected 201, got ${paid.text}`);
+  if (DELETED_TOKEN_CARDS.includes(number)) {
+    const deleted = await api.delete(`/token/${saved.body.token}`);
+    if (deleted.status !== 200) throw new Error(`expected 200, got ${deleted.text}`);
+  }
+}
+
+/** Every card number the vault gives back with the data key (bank-data.key), row by row. */
+function numbersOpenedWithDataKey(dataDir: string): string[] {
+  const filename = join(dataDir, 'vault.db');
+  const db = new Database(filename, { readonly: true });
+  const rows = db.prepare('SELECT merchant_id, token FROM card_vault').all() as Array<{
+    merchant_id: string;
+    token: string;
+  }>;
+  db.close();
+  const vault = new SqliteCardVault(
+    filename,
+    AesGcmKeyring.ofKey(readKeyFile(join(dataDir, 'bank-data.key'))!),
+  );
+  const numbers = rows.map((row) => vault.get(row.merchant_id, row.token) ?? 'unopened');
+  vault.close();
+  return numbers;
+}
 
 /** The client, keeping every response it gets. */
 function recording(client: Client, into: ApiResponse[]): Client {
@@ -286,6 +339,7 @@ async function runOperations(cert: Client, basic: Client, newOrder: () => string
   };
   for (const number of CARDS) {
     const api = CARDS.indexOf(number) % 2 ? cert : basic;
+    await payWithToken(api, number, newOrder());
     const order = newOrder();
     const authorize = {
       apiOperation: 'AUTHORIZE',

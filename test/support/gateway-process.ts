@@ -245,6 +245,7 @@ export function merchantClient(
       call('PUT', path, body, headers),
     get: (path: string, headers?: Record<string, string>) => call('GET', path, undefined, headers),
     post: (path: string, body?: unknown) => call('POST', path, body),
+    delete: (path: string) => call('DELETE', path),
     url,
   };
 }

@@ -62,6 +62,8 @@ import { SensitiveData } from './transaction/sensitive-data';
 import { TransactionHttpController } from './transaction/transaction.http.controller';
 import { WebhookDeliveryHttpController } from './webhook/webhook-delivery.http.controller';
 import { consumersProviders } from './consumers/consumers.providers';
+import { cardVaultProviders, dataKeyring } from './card-vault/card-vault.providers';
+import { TokenHttpController } from './card-vault/token.http.controller';
 
 /** Closes the stores last, after in-flight requests finish, so pending group commits are flushed. */
 class StoreShutdown implements OnApplicationShutdown {
@@ -107,6 +109,7 @@ export class AppModule {
         OrderEventsHttpController,
         CheckGatewayHttpController,
         PaymentOptionsHttpController,
+        TokenHttpController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -188,12 +191,7 @@ export class AppModule {
         {
           provide: SensitiveData,
           useFactory: (keys: DataDirKeys) =>
-            new SensitiveData(
-              keyOf(keys, 'cardFingerprint'),
-              config.dataKeys
-                ? new AesGcmKeyring(config.dataKeys.keys, config.dataKeys.currentKeyId)
-                : AesGcmKeyring.ofKey(keyOf(keys, 'bankData')),
-            ),
+            new SensitiveData(keyOf(keys, 'cardFingerprint'), dataKeyring(config, keys)),
           inject: [DATA_DIR_KEYS],
         },
         {
@@ -244,6 +242,7 @@ export class AppModule {
         ListOrdersHandler,
         PayerTransactionHandler,
         ...consumersProviders(config),
+        ...cardVaultProviders(config),
       ],
     };
   }

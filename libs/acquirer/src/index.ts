@@ -4,4 +4,4 @@ export * from './authentication/authentication-server.port';
 export * from './authentication/simulated-authentication-server';
 export * from './currency-conversion.port';
 export { SimulatedCurrencyConversion, SIMULATOR_CURRENCIES } from './simulated/currency-conversion';
-export { SIMULATOR_CARD_TYPES } from './simulated/bin-table';
+export { cardFacts, SIMULATOR_CARD_TYPES } from './simulated/bin-table';

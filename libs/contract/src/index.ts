@@ -59,3 +59,9 @@ export {
 } from './session/create-session.contract';
 export { jsonShapeError, MAX_LIST_ELEMENTS, scanJsonShape, type JsonShape } from './json-shape';
 export { numbersAsWrittenIn, withNumberLiterals } from './number-literals';
+export {
+  saveCardContract,
+  validateSaveCard,
+  VERIFICATION_STRATEGIES,
+  type VerificationStrategy,
+} from './token/save-card.contract';

@@ -16,3 +16,4 @@ export * from './order/browser-payment.types';
 export * from './order/browser-payment.commands';
 export * from './order/folded-order-cache';
 export * from './order/committed-folds';
+export * from './token/card-token';

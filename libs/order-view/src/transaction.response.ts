@@ -172,7 +172,8 @@ function renderTransactions(order: Order, view: ResponseView): Json[] {
  * UNMASK (and only those sealed when recorded), otherwise as recorded: masked.
  */
 function renderSourceOfFunds(source: RecordedSourceOfFunds, view: ResponseView): Json {
-  if (!source.provided) return { type: source.type };
+  const token = source.token !== undefined ? { token: source.token } : {};
+  if (!source.provided) return { ...token, type: source.type };
   const provided: Json = {};
   for (const [group, details] of Object.entries(source.provided)) {
     if (group === 'card' && source.provided.card) {
@@ -188,7 +189,7 @@ function renderSourceOfFunds(source: RecordedSourceOfFunds, view: ResponseView):
     }
     provided[group] = shown;
   }
-  return { provided, type: source.type };
+  return { provided, ...token, type: source.type };
 }
 
 /** Captures, refunds and voids carry no card: they show the card of the order's latest funding transaction. */

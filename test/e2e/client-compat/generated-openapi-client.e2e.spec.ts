@@ -190,6 +190,30 @@ describe('a client generated from /api/openapi.json', () => {
     expect(data?.paymentTypes.card.cardTypes.length).toBeGreaterThan(0);
   });
 
+  it('saves a card as a token, reads it back and deletes it', async () => {
+    const path = '/api/rest/version/{version}/merchant/{merchantId}/token/{tokenId}' as const;
+    const params = { path: { ...v, tokenId: `gen${Date.now()}` } };
+    const saved = await client.PUT(path, {
+      params,
+      body: {
+        sourceOfFunds: {
+          type: 'CARD',
+          provided: { card: { number: '5123450000000008', expiry: { month: '1', year: '39' } } },
+        },
+        verificationStrategy: 'BASIC',
+      },
+    });
+    expect(saved.response.status).toBe(201);
+    const token: Schemas['TokenResponse'] | undefined = saved.data;
+    expect(token?.sourceOfFunds.provided.card.number).toBe('512345xxxxxx0008');
+    expect(token?.response.gatewayCode).toBe('BASIC_VERIFICATION_SUCCESSFUL');
+    const read = await client.GET(path, { params });
+    expect(read.data?.status).toBe('VALID');
+    const deleted = await client.DELETE(path, { params });
+    expect(deleted.data?.result).toBe('SUCCESS');
+    expect((await client.GET(path, { params })).response.status).toBe(404);
+  });
+
   it('reads the webhook delivery log, and gets refusals as the typed error object', async () => {
     const deliveries = await client.GET(
       '/api/rest/version/{version}/merchant/{merchantId}/webhook/delivery',

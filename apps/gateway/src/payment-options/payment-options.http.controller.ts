@@ -12,11 +12,8 @@ import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard'
 import { literalsAlong, numbersAsWritten } from '../http/body-numbers';
 import { parseApiVersion } from '../http/path-params';
 import { PaymentSessions } from '../session/payment-sessions';
-import { withSessionFields } from '../session/session-fields';
 import { CURRENCY_CONVERSION } from '../tokens';
 import { paymentOptions } from './payment-options';
-
-type Json = Record<string, unknown>;
 
 const INQUIRY_NUMBERS = literalsAlong(paymentOptionsInquiryContract);
 
@@ -49,25 +46,8 @@ export class PaymentOptionsHttpController {
     if (!merchant.test) throw ApiError.rejected('NO_ACQUIRER_LINK');
     return paymentOptions(
       merchant.id,
-      this.withSession(merchant.id, validated.value),
+      this.sessions.beneath(merchant.id, paymentOptionsInquiryContract.body, validated.value),
       this.conversion,
     );
-  }
-
-  /** The request with the cited session's card, amount and currency beneath it (sent fields win). */
-  private withSession(merchantId: string, request: Json): Json {
-    const id = (request.session as Json | undefined)?.id;
-    if (typeof id !== 'string') return request;
-    let fields: Json;
-    try {
-      fields = this.sessions.retrieve(merchantId, id).content.fields;
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.httpStatus !== 404) throw error;
-      throw ApiError.invalid(
-        `Value '${id}' is invalid. No such session, or it has expired`,
-        'session.id',
-      );
-    }
-    return withSessionFields(paymentOptionsInquiryContract.body, fields, request);
   }
 }

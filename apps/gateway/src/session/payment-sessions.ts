@@ -3,6 +3,7 @@ import {
   findEmbeddedCardNumber,
   resolveContract,
   validateSessionUpdate,
+  type GroupField,
 } from '@gateway/contract';
 import { holdsCardNumber } from '@gateway/domain';
 import { randomBytes } from 'node:crypto';
@@ -63,6 +64,26 @@ export class PaymentSessions {
     const session = this.store.find(merchantId, id, this.clock());
     if (!session) throw ApiError.notFound(`Session '${id}' was not found or has expired`);
     return session;
+  }
+
+  /**
+   * The request with the session it cites (`session.id`) beneath it: the fields `contract`
+   * declares, sent fields winning. A session that does not exist is INVALID on session.id.
+   */
+  beneath(merchantId: string, contract: GroupField, request: Json): Json {
+    const id = (request.session as Json | undefined)?.id;
+    if (typeof id !== 'string') return request;
+    let fields: Json;
+    try {
+      fields = this.retrieve(merchantId, id).content.fields;
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.httpStatus !== 404) throw error;
+      throw ApiError.invalid(
+        `Value '${id}' is invalid. No such session, or it has expired`,
+        'session.id',
+      );
+    }
+    return withSessionFields(contract, fields, request);
   }
 
   /** Whether the merchant's session exists and has not expired: session authentication's test. */

@@ -50,17 +50,16 @@ export function sourceOf(
   protect: RecordProtection,
 ): { instrument: Instrument; recorded: RecordedSourceOfFunds } {
   const provided = (get(body, 'sourceOfFunds.provided') ?? {}) as Body;
-  if (
-    get(body, 'sourceOfFunds.token') !== undefined ||
-    get(body, 'sourceOfFunds.session') !== undefined
-  ) {
-    const field =
-      get(body, 'sourceOfFunds.token') !== undefined
-        ? 'sourceOfFunds.token'
-        : 'sourceOfFunds.session';
+  // A token's card is beneath the sent fields once the controller found the token (CardTokens.beneath).
+  const token = optionalString(body, 'sourceOfFunds.token');
+  if (token !== undefined && provided.card) {
+    const { card, recorded } = cardOf(body, protect);
+    return { instrument: { kind: 'card', card }, recorded: { ...recorded, token } };
+  }
+  if (token !== undefined || get(body, 'sourceOfFunds.session') !== undefined) {
     throw ApiError.invalid(
       'Value is invalid. This gateway holds no stored card details for it',
-      field,
+      token !== undefined ? 'sourceOfFunds.token' : 'sourceOfFunds.session',
     );
   }
   const type =

@@ -21,6 +21,7 @@ import { RetrieveOrderQuery } from '../order/retrieve-order.query';
 import { PaymentSessions, SESSION_ID } from '../session/payment-sessions';
 import { get } from './body-fields';
 import { ProcessTransactionCommand } from './process-transaction.command';
+import { CardTokens } from '../card-vault/card-tokens';
 import { RequestFingerprint } from './request-fingerprint';
 import { SensitiveData } from './sensitive-data';
 
@@ -58,6 +59,7 @@ export class TransactionHttpController {
     private readonly fingerprint: RequestFingerprint,
     private readonly sessions: PaymentSessions,
     private readonly sensitive: SensitiveData,
+    private readonly tokens: CardTokens,
   ) {}
 
   @Put()
@@ -95,7 +97,9 @@ export class TransactionHttpController {
     if (unmask && !byCertificate) throw ApiError.rejected('UNMASK_NEEDS_CERTIFICATE');
     if (unmask && !merchant.permissions.includes('UNMASK'))
       throw ApiError.rejected('UNMASK_NOT_PERMITTED');
-    const { value } = validated;
+    const operation = validated.value.apiOperation as string;
+    const charges = CHARGES_CARD.has(operation);
+    const value = await this.tokens.beneath(merchant, validated.value, operation);
     if (withSession) this.sessions.bindToOrder(withSession.session, orderId);
     const command = new ProcessTransactionCommand(
       merchant,
@@ -108,8 +112,9 @@ export class TransactionHttpController {
       this.sensitive.viewFor(merchant, orderId, { byCertificate, unmask }),
     );
     const { body: response } = await this.commands.execute(command);
-    if (withSession && CHARGES_CARD.has(command.apiOperation))
-      this.sessions.securityCodeUsed(withSession.session);
+    if (withSession && charges) this.sessions.securityCodeUsed(withSession.session);
+    const token = get(value, 'sourceOfFunds.token');
+    if (charges && typeof token === 'string') await this.tokens.used(merchant.id, token);
     return response;
   }
 

@@ -3,10 +3,12 @@ import { MAX_VERSION } from '../operations/registry';
 import { paymentOptionsInquiryContract } from '../payment-options/payment-options-inquiry.contract';
 import { createSessionContract } from '../session/create-session.contract';
 import { updateSessionContract } from '../session/update-session.contract';
+import { saveCardContract } from '../token/save-card.contract';
 import type { ErrorStatus } from './error-responses';
 import { ref, type JsonSchema } from './json-schema';
 import { DELIVERY_STATUSES } from './merchant-schemas';
 import { ORDER_STATUSES } from './response-schemas';
+import { tokenParameter, tokenPaths } from './token-paths';
 
 /**
  * The merchant paths beside the transaction operations: payment sessions, the order list, the live
@@ -19,6 +21,7 @@ export const MERCHANT_REQUESTS: Readonly<Record<string, OperationContract>> = {
   CreateSessionRequest: createSessionContract,
   UpdateSessionRequest: updateSessionContract,
   PaymentOptionsInquiryRequest: paymentOptionsInquiryContract,
+  SaveCardRequest: saveCardContract,
 };
 
 const VERSION = '/api/rest/version/{version}';
@@ -64,6 +67,7 @@ export function merchantParameters(): Record<string, JsonSchema> {
       type: 'string',
       minLength: 1,
     }),
+    tokenId: tokenParameter,
   };
 }
 
@@ -283,5 +287,6 @@ export function merchantPaths(errors: Errors): Record<string, JsonSchema> {
     ...orderPaths(errors),
     ...webhookPaths(errors),
     ...gatewayPaths(errors),
+    ...tokenPaths(errors),
   };
 }

@@ -1,6 +1,7 @@
 import { browserPaymentProviders } from '../payment-options/payment-options-inquiry.contract';
 import { API_OPERATIONS } from '../operations/registry';
 import { ref, type JsonSchema } from './json-schema';
+import { tokenResponseSchemas } from './token-paths';
 import {
   amount,
   currency,
@@ -263,5 +264,6 @@ export function merchantResponseSchemas(): Record<string, JsonSchema> {
     WebhookDeliveryPage: deliveryPage,
     RedeliveredCount: redelivered,
     PaymentOptionsInquiryResponse: paymentOptions,
+    ...tokenResponseSchemas(),
   };
 }

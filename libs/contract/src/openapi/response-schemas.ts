@@ -232,6 +232,7 @@ const response = object(
 
 const sourceOfFunds = object('The payment instrument, never with a full card number', {
   type: { type: 'string', description: 'Kind of payment instrument' },
+  token: { type: 'string', description: 'The card token the card came from, when one was sent' },
   provided: object('Payment details', {
     card: object('The card, masked', {
       number: {

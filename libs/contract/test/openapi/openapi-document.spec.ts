@@ -126,6 +126,19 @@ describe('the document is OpenAPI 3.1', () => {
         route: 'GET /api/rest/version/{version}/information',
         statuses: ['200', '400', '500', '503'],
       },
+      { route: `POST ${merchant}/token`, statuses: ['201', '400', '401', '429', '500', '503'] },
+      {
+        route: `GET ${merchant}/token/{tokenId}`,
+        statuses: ['200', '400', '401', '404', '429', '500', '503'],
+      },
+      {
+        route: `PUT ${merchant}/token/{tokenId}`,
+        statuses: ['200', '201', '400', '401', '429', '500', '503'],
+      },
+      {
+        route: `DELETE ${merchant}/token/{tokenId}`,
+        statuses: ['200', '400', '401', '404', '429', '500', '503'],
+      },
     ]);
   });
 

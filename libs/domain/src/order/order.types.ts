@@ -101,6 +101,8 @@ export interface RecordedCard {
  */
 export interface RecordedSourceOfFunds {
   readonly type: string;
+  /** The card token the card came from (issue 15), never the card number. */
+  readonly token?: string;
   readonly provided?: { readonly card?: RecordedCard; readonly [group: string]: unknown };
   /**
    * Bank account numbers and IBANs the merchant may ask to see unmasked, by field path under

@@ -316,6 +316,57 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/rest/version/{version}/merchant/{merchantId}/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description API version; selects the request shape of the operation */
+        version: components['parameters']['version'];
+        /** @description The merchant; must be the one authenticated */
+        merchantId: components['parameters']['merchantId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Save Card: the gateway issues the card's token
+     * @description The same card saved again by the merchant gets the same token. An issued token is 16 digits, starts with 9, ends with the card's last four and fails the Luhn check.
+     */
+    post: operations['saveCard'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/rest/version/{version}/merchant/{merchantId}/token/{tokenId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description API version; selects the request shape of the operation */
+        version: components['parameters']['version'];
+        /** @description The merchant; must be the one authenticated */
+        merchantId: components['parameters']['merchantId'];
+        /** @description A token the gateway issued, or one the merchant names: 1-40 letters and digits */
+        tokenId: components['parameters']['tokenId'];
+      };
+      cookie?: never;
+    };
+    /** Retrieve a token, its card masked */
+    get: operations['retrieveToken'];
+    /** Create (201) or update (200) the token the merchant names */
+    put: operations['putToken'];
+    post?: never;
+    /** Delete a token: its card number is destroyed */
+    delete: operations['deleteToken'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1305,6 +1356,39 @@ export interface components {
         type?: 'CARD';
       };
     };
+    /** @description The card to save */
+    SaveCardRequest: {
+      /** @description Echoed in the response; not validated or stored */
+      correlationId?: string;
+      /** @description Payment session holding the card details */
+      session?: {
+        /** @description Payment session identifier */
+        id?: string;
+      };
+      /** @description The card to save */
+      sourceOfFunds?: {
+        /** @description Payment details supplied in the request */
+        provided?: {
+          /** @description Card details */
+          card?: {
+            expiry?: components['schemas']['Expiry'];
+            holder?: components['schemas']['Holder'];
+            /** @description Card number */
+            number?: string | number;
+          };
+        };
+        /**
+         * @description Only a card can be saved
+         * @enum {string}
+         */
+        type?: 'CARD';
+      };
+      /**
+       * @description NONE (the default): no check; BASIC: the card number passes the Luhn check and the expiry has not passed; ACQUIRER: a zero-amount verification with the acquirer, a decline refuses the token
+       * @enum {string}
+       */
+      verificationStrategy?: 'NONE' | 'BASIC' | 'ACQUIRER';
+    };
     /** @description External 3-D Secure authentication data */
     '3DSecure': {
       /** @description Electronic commerce indicator from the ACS */
@@ -2036,6 +2120,8 @@ export interface components {
       sourceOfFunds?: {
         /** @description Kind of payment instrument */
         type?: string;
+        /** @description The card token the card came from, when one was sent */
+        token?: string;
         /** @description Payment details */
         provided?: {
           /** @description The card, masked */
@@ -2445,6 +2531,101 @@ export interface components {
        */
       transactionSource: 'INTERNET';
     };
+    /** @description A card token */
+    TokenResponse: {
+      /** @description The correlationId of the request, echoed */
+      correlationId?: string;
+      /** @description The merchant's id: each merchant's tokens are its own */
+      repositoryId: string;
+      /** @description How the card was verified */
+      response: {
+        /**
+         * @description The verification performed
+         * @enum {string}
+         */
+        gatewayCode:
+          | 'BASIC_VERIFICATION_SUCCESSFUL'
+          | 'EXTERNAL_VERIFICATION_SUCCESSFUL'
+          | 'NO_VERIFICATION_PERFORMED';
+      };
+      /**
+       * @description Always SUCCESS
+       * @enum {string}
+       */
+      result: 'SUCCESS';
+      /** @description The saved card */
+      sourceOfFunds: {
+        /** @description Payment details */
+        provided: {
+          /** @description The saved card, masked */
+          card: {
+            /** @description Card brand */
+            brand: string;
+            /** @description Card expiry */
+            expiry: {
+              /** @description Expiry month */
+              month: string;
+              /** @description Expiry year, 2000 plus this value */
+              year: string;
+            };
+            /**
+             * @description How the card is funded
+             * @enum {string}
+             */
+            fundingMethod: 'CHARGE' | 'CREDIT' | 'DEBIT' | 'UNKNOWN';
+            /** @description Cardholder as printed on the card */
+            holder?: {
+              /** @description First name */
+              firstName?: string;
+              /** @description Last name */
+              lastName?: string;
+            };
+            /** @description Card number masked per the merchant's settings */
+            number: string;
+            /** @description Card scheme */
+            scheme: string;
+          };
+        };
+        /**
+         * @description Always CARD
+         * @enum {string}
+         */
+        type: 'CARD';
+      };
+      /**
+       * @description INVALID once the expiry has passed
+       * @enum {string}
+       */
+      status: 'VALID' | 'INVALID';
+      /** @description The token, to send as sourceOfFunds.token */
+      token: string;
+      /** @description When the token was last updated and used */
+      usage: {
+        /**
+         * Format: date-time
+         * @description When the token was last saved
+         */
+        lastUpdated: string;
+        /**
+         * Format: date-time
+         * @description When a payment last used the token
+         */
+        lastUsedTime?: string;
+      };
+      /**
+       * @description The verification asked for when the token was last saved
+       * @enum {string}
+       */
+      verificationStrategy: 'NONE' | 'BASIC' | 'ACQUIRER';
+    };
+    /** @description The token was deleted */
+    TokenDeleted: {
+      /**
+       * @description Always SUCCESS
+       * @enum {string}
+       */
+      result: 'SUCCESS';
+    };
   };
   responses: {
     /** @description The request does not conform: the first violation, in document order */
@@ -2532,6 +2713,8 @@ export interface components {
     sessionId: string;
     /** @description The id of a webhook delivery (its X-Notification-Id) */
     deliveryId: string;
+    /** @description A token the gateway issued, or one the merchant names: 1-40 letters and digits */
+    tokenId: string;
   };
   requestBodies: never;
   headers: never;
@@ -3036,6 +3219,153 @@ export interface operations {
         };
       };
       400: components['responses']['InvalidRequest'];
+      500: components['responses']['ServerFailed'];
+      503: components['responses']['ServerBusy'];
+    };
+  };
+  saveCard: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description API version; selects the request shape of the operation */
+        version: components['parameters']['version'];
+        /** @description The merchant; must be the one authenticated */
+        merchantId: components['parameters']['merchantId'];
+      };
+      cookie?: never;
+    };
+    /** @description The card (or session.id of a session holding it), never a security code */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SaveCardRequest'];
+      };
+    };
+    responses: {
+      /** @description The token */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenResponse'];
+        };
+      };
+      400: components['responses']['InvalidRequest'];
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerFailed'];
+      503: components['responses']['ServerBusy'];
+    };
+  };
+  retrieveToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description API version; selects the request shape of the operation */
+        version: components['parameters']['version'];
+        /** @description The merchant; must be the one authenticated */
+        merchantId: components['parameters']['merchantId'];
+        /** @description A token the gateway issued, or one the merchant names: 1-40 letters and digits */
+        tokenId: components['parameters']['tokenId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The token */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenResponse'];
+        };
+      };
+      400: components['responses']['InvalidRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerFailed'];
+      503: components['responses']['ServerBusy'];
+    };
+  };
+  putToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description API version; selects the request shape of the operation */
+        version: components['parameters']['version'];
+        /** @description The merchant; must be the one authenticated */
+        merchantId: components['parameters']['merchantId'];
+        /** @description A token the gateway issued, or one the merchant names: 1-40 letters and digits */
+        tokenId: components['parameters']['tokenId'];
+      };
+      cookie?: never;
+    };
+    /** @description The card (or session.id of a session holding it), never a security code */
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SaveCardRequest'];
+      };
+    };
+    responses: {
+      /** @description The token, updated */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenResponse'];
+        };
+      };
+      /** @description The token, created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenResponse'];
+        };
+      };
+      400: components['responses']['InvalidRequest'];
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerFailed'];
+      503: components['responses']['ServerBusy'];
+    };
+  };
+  deleteToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description API version; selects the request shape of the operation */
+        version: components['parameters']['version'];
+        /** @description The merchant; must be the one authenticated */
+        merchantId: components['parameters']['merchantId'];
+        /** @description A token the gateway issued, or one the merchant names: 1-40 letters and digits */
+        tokenId: components['parameters']['tokenId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenDeleted'];
+        };
+      };
+      400: components['responses']['InvalidRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerFailed'];
       503: components['responses']['ServerBusy'];
     };

@@ -1,0 +1,312 @@
+import { cardFacts, type Acquirer } from '@gateway/acquirer';
+import { ApiError, saveCardContract, type VerificationStrategy } from '@gateway/contract';
+import {
+  foldToken,
+  isLuhnValid,
+  issuedToken,
+  maskCardNumber,
+  tokenStatus,
+  tokenStreamId,
+  wasDeleted,
+  type TokenCard,
+  type TokenEvent,
+  type TokenState,
+} from '@gateway/domain';
+import { newEventId, type EventStore } from '@gateway/event-store';
+import type { Merchant } from '@gateway/merchants';
+import { createHash } from 'node:crypto';
+import type { KeyedMutex } from '../order/keyed-mutex';
+import type { PaymentSessions } from '../session/payment-sessions';
+import type { Clock } from '../tokens';
+import { get, optionalString } from '../transaction/body-fields';
+import type { SensitiveData } from '../transaction/sensitive-data';
+import type { SqliteCardVault } from './sqlite-card-vault';
+
+type Json = Record<string, unknown>;
+
+const CARD = 'sourceOfFunds.provided.card';
+/** Behaviour notes: the operations that pay (or verify) with a token. */
+const TOKEN_OPERATIONS = new Set(['AUTHORIZE', 'PAY', 'VERIFY']);
+const GATEWAY_CODES: Record<VerificationStrategy, string> = {
+  NONE: 'NO_VERIFICATION_PERFORMED',
+  BASIC: 'BASIC_VERIFICATION_SUCCESSFUL',
+  ACQUIRER: 'EXTERNAL_VERIFICATION_SUCCESSFUL',
+};
+
+export interface SavedToken {
+  readonly token: string;
+  readonly state: TokenState;
+  readonly created: boolean;
+}
+
+interface Loaded {
+  readonly events: TokenEvent[];
+  readonly revision: number | 'no_stream';
+}
+
+/**
+ * Save Card, retrieve and delete (behaviour notes, Stored cards): the history in a stream per
+ * token, the number in the card vault. One token at a time per stream (the orders' KeyedMutex).
+ */
+export class CardTokens {
+  constructor(
+    private readonly store: EventStore,
+    private readonly acquirer: Acquirer,
+    private readonly vault: SqliteCardVault,
+    private readonly sensitive: SensitiveData,
+    private readonly sessions: PaymentSessions,
+    private readonly locks: KeyedMutex,
+    private readonly clock: Clock,
+  ) {}
+
+  /** POST …/token: the card's own token (the same one each time the merchant saves the card). */
+  async issue(merchant: Merchant, request: Json): Promise<SavedToken> {
+    const sent = this.sessions.beneath(merchant.id, saveCardContract.body, request);
+    const number = requiredCardNumber(sent);
+    const fingerprint = this.fingerprintOf(merchant, number);
+    for (let attempt = 0; ; attempt++) {
+      const token = issuedToken(digitsOf(`${fingerprint}\n${attempt}`), number);
+      const saved = await this.locked(merchant.id, token, async (loaded) => {
+        const state = foldToken(loaded.events);
+        const taken = state ? state.card.fingerprint !== fingerprint : wasDeleted(loaded.events);
+        return taken ? undefined : this.save(merchant, token, loaded, sent);
+      });
+      if (saved) return saved;
+    }
+  }
+
+  /** PUT …/token/{tokenid}: creates the token the merchant names, or updates it. */
+  put(merchant: Merchant, token: string, request: Json): Promise<SavedToken> {
+    const sent = this.sessions.beneath(merchant.id, saveCardContract.body, request);
+    return this.locked(merchant.id, token, (loaded) => this.save(merchant, token, loaded, sent));
+  }
+
+  async retrieve(merchantId: string, token: string): Promise<TokenState> {
+    const state = foldToken((await this.load(merchantId, token)).events);
+    if (!state) throw notFound(token);
+    return state;
+  }
+
+  /**
+   * The request with the token's card beneath the card fields it holds (spec: explicit card
+   * details override the session's, which override the token's). Another merchant's token, a
+   * deleted or an unknown one leaves the request without card fields, so that it is INVALID on
+   * sourceOfFunds.token when parsed (source-of-funds.mapper.ts), with nothing recorded; a retry
+   * of a payment made before the token was deleted is still answered as first (the pipeline's
+   * replay comes before the parse). Operations other than AUTHORIZE, PAY and VERIFY take no token.
+   */
+  async beneath(merchant: Merchant, request: Json, operation: string): Promise<Json> {
+    const token = get(request, 'sourceOfFunds.token');
+    if (typeof token !== 'string') return request;
+    const usable = TOKEN_OPERATIONS.has(operation);
+    const state = usable ? foldToken((await this.load(merchant.id, token)).events) : undefined;
+    const number = state && this.vault.get(merchant.id, token);
+    const source = request.sourceOfFunds as Json;
+    const { card: _sent, ...others } = (source.provided ?? {}) as Json;
+    if (!state || number === undefined)
+      return { ...request, sourceOfFunds: { ...source, provided: others } };
+    const provided = (source.provided ?? {}) as Json;
+    const sent = (provided.card ?? {}) as Json;
+    const { expiry, holder } = state.card;
+    const card = {
+      number,
+      ...sent,
+      expiry: { ...expiry, ...(sent.expiry as Json | undefined) },
+      ...(holder || sent.holder ? { holder: { ...holder, ...(sent.holder as Json) } } : {}),
+    };
+    return { ...request, sourceOfFunds: { ...source, provided: { ...provided, card } } };
+  }
+
+  /** Records that a payment used the token (usage.lastUsedTime); nothing for a deleted one. */
+  used(merchantId: string, token: string): Promise<void> {
+    return this.locked(merchantId, token, async (loaded) => {
+      if (!foldToken(loaded.events)) return;
+      const time = this.clock().toISOString();
+      await this.append(merchantId, token, loaded, [{ type: 'TokenUsed', data: { time } }]);
+    });
+  }
+
+  /** The deletion is recorded, then the token's key destroyed: nothing can give the number back. */
+  delete(merchantId: string, token: string): Promise<void> {
+    return this.locked(merchantId, token, async (loaded) => {
+      if (!foldToken(loaded.events)) throw notFound(token);
+      const time = this.clock().toISOString();
+      await this.append(merchantId, token, loaded, [{ type: 'TokenDeleted', data: { time } }]);
+      this.vault.destroy(merchantId, token);
+    });
+  }
+
+  private async save(
+    merchant: Merchant,
+    token: string,
+    loaded: Loaded,
+    sent: Json,
+  ): Promise<SavedToken> {
+    const before = foldToken(loaded.events);
+    const number = before ? optionalString(sent, `${CARD}.number`) : requiredCardNumber(sent);
+    const card = this.cardOf(merchant, sent, number, before?.card);
+    const strategy = (optionalString(sent, 'verificationStrategy') ??
+      'NONE') as VerificationStrategy;
+    if (strategy === 'BASIC') this.verifyBasic(card, number);
+    if (strategy === 'ACQUIRER')
+      await this.verifyWithAcquirer(
+        merchant.id,
+        token,
+        card,
+        number ?? this.vault.get(merchant.id, token)!,
+      );
+    if (number !== undefined) this.vault.put(merchant.id, token, number);
+    const data = {
+      card,
+      verificationStrategy: strategy,
+      gatewayCode: GATEWAY_CODES[strategy],
+      time: this.clock().toISOString(),
+    };
+    const event: TokenEvent = before
+      ? { type: 'TokenUpdated', data }
+      : { type: 'TokenCreated', data };
+    await this.append(merchant.id, token, loaded, [event]);
+    return { token, state: foldToken([...loaded.events, event])!, created: !before };
+  }
+
+  /** The card to record: the sent fields over what the token held (holder and expiry may change alone). */
+  private cardOf(
+    merchant: Merchant,
+    sent: Json,
+    number: string | undefined,
+    before: TokenCard | undefined,
+  ): TokenCard {
+    const month = optionalString(sent, `${CARD}.expiry.month`) ?? before?.expiry.month;
+    const year = optionalString(sent, `${CARD}.expiry.year`) ?? before?.expiry.year;
+    if (month === undefined || year === undefined)
+      throw ApiError.invalid(
+        `Field '${CARD}.expiry' is required to save a card`,
+        `${CARD}.expiry`,
+        'MISSING',
+      );
+    const holder = (get(sent, `${CARD}.holder`) as TokenCard['holder']) ?? before?.holder;
+    const recorded =
+      number !== undefined
+        ? {
+            number: maskCardNumber(number, merchant.cardMask),
+            fingerprint: this.fingerprintOf(merchant, number),
+            ...cardFacts(number),
+          }
+        : pick(before!);
+    return { ...recorded, expiry: { month, year }, ...(holder ? { holder } : {}) };
+  }
+
+  private verifyBasic(card: TokenCard, number: string | undefined): void {
+    if (number !== undefined && !isLuhnValid(number))
+      throw ApiError.invalid(
+        'Value is invalid. The card number does not pass the Luhn check',
+        `${CARD}.number`,
+      );
+    if (tokenStatus(card, this.clock()) === 'INVALID')
+      throw ApiError.invalid('Value is invalid. The card has expired', `${CARD}.expiry.year`);
+  }
+
+  /**
+   * A zero-amount VERIFY with the acquirer (recorded nowhere: no order is made); anything but
+   * APPROVED refuses the token, response.gatewayCode saying why.
+   */
+  private async verifyWithAcquirer(
+    merchantId: string,
+    token: string,
+    card: TokenCard,
+    number: string,
+  ): Promise<void> {
+    const now = this.clock();
+    const answer = await this.acquirer.process({
+      operation: 'VERIFY',
+      merchantId,
+      orderId: `token-${token}`,
+      transactionId: now.toISOString(),
+      amount: 0,
+      currency: 'USD',
+      now,
+      card: {
+        number,
+        expiryMonth: Number(card.expiry.month),
+        expiryYear: Number(card.expiry.year),
+      },
+    });
+    if (answer.gatewayCode !== 'APPROVED') throw declined(answer.gatewayCode);
+  }
+
+  private fingerprintOf(merchant: Merchant, number: string): string {
+    return this.sensitive.protectionFor(merchant, '').fingerprint(number);
+  }
+
+  private locked<T>(
+    merchantId: string,
+    token: string,
+    task: (loaded: Loaded) => Promise<T>,
+  ): Promise<T> {
+    return this.locks.run(tokenStreamId(merchantId, token), async () =>
+      task(await this.load(merchantId, token)),
+    );
+  }
+
+  private async load(merchantId: string, token: string): Promise<Loaded> {
+    const stored = await this.store.readStream(tokenStreamId(merchantId, token));
+    return {
+      events: stored.map((e) => ({ type: e.type, data: e.data }) as TokenEvent),
+      revision: stored.length ? stored.length - 1 : 'no_stream',
+    };
+  }
+
+  private async append(
+    merchantId: string,
+    token: string,
+    loaded: Loaded,
+    events: readonly TokenEvent[],
+  ): Promise<void> {
+    await this.store.appendToStream(
+      tokenStreamId(merchantId, token),
+      events.map((e) => ({ eventId: newEventId(), type: e.type, data: e.data, metadata: {} })),
+      loaded.revision,
+    );
+  }
+}
+
+/** What a token keeps of its card when only expiry or holder change. */
+function pick({ number, fingerprint, brand, scheme, fundingMethod }: TokenCard) {
+  return { number, fingerprint, brand, scheme, fundingMethod };
+}
+
+function requiredCardNumber(sent: Json): string {
+  const number = optionalString(sent, `${CARD}.number`);
+  if (number === undefined)
+    throw ApiError.invalid(
+      `Field '${CARD}.number' is required to save a card`,
+      `${CARD}.number`,
+      'MISSING',
+    );
+  return number;
+}
+
+/** Eleven decimal digits drawn from a keyed fingerprint. */
+function digitsOf(text: string): string {
+  const hash = createHash('sha256').update(text).digest();
+  return (hash.readBigUInt64BE(0) % 100_000_000_000n).toString().padStart(11, '0');
+}
+
+/** The acquirer declined the card: the spec's error object, and response.gatewayCode. */
+function declined(gatewayCode: string): ApiError {
+  const body = {
+    result: 'ERROR' as const,
+    error: {
+      cause: 'REQUEST_REJECTED' as const,
+      explanation: `The acquirer did not verify the card: ${gatewayCode}`,
+      field: CARD,
+      validationType: 'INVALID' as const,
+    },
+    response: { gatewayCode },
+  };
+  return new ApiError(400, body);
+}
+
+function notFound(token: string): ApiError {
+  return ApiError.notFound(`Token '${token}' was not found`);
+}
