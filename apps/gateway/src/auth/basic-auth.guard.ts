@@ -154,13 +154,14 @@ export class BasicAuthGuard implements CanActivate {
     password: string,
     reply: FastifyReply,
   ): Promise<Merchant | undefined> {
-    if (this.lockout.mayCheck(merchantId, address))
-      return (
-        this.merchants.remembered(merchantId, password) ??
-        (await this.verify(merchantId, address, password))
-      );
+    const mayCheck = this.lockout.mayCheck(merchantId, address);
+    const remembered = mayCheck ? this.merchants.remembered(merchantId, password) : undefined;
+    if (remembered) return remembered;
+    // Joined before a check of its own: a burst of one merchant's requests is one check, so it
+    // cannot spend its address's budget and lock out another merchant behind the same address.
     if (this.merchants.isChecking(merchantId, password))
       return this.merchants.authenticate(merchantId, password);
+    if (mayCheck) return this.verify(merchantId, address, password);
     throw this.lockedOut(reply, 1);
   }
 
