@@ -4,6 +4,7 @@ import type {
   ReadAllOptions,
   StoredEvent,
   SubscribeOptions,
+  Subscription,
 } from './event-store.port';
 
 /** A commit made through the store, with what it committed. */
@@ -155,5 +156,50 @@ export class CatchUpSubscription extends PullSubscription {
       };
       this.wake = done;
     });
+  }
+}
+
+/**
+ * One store's catch-up subscriptions: each reads through `reads` (the store) and is handed the
+ * store's commits (notify); all of them end with the store (closeAll).
+ */
+export class CatchUpSubscriptions {
+  private readonly listeners = new Set<(commit: CommitNotice) => void>();
+  private readonly open = new Set<CatchUpSubscription>();
+  private readonly source: SubscriptionSource;
+
+  constructor(
+    reads: Pick<SubscriptionSource, 'readAll' | 'headPosition'>,
+    private readonly tuning: SubscriptionTuning,
+  ) {
+    this.source = {
+      readAll: (options) => reads.readAll(options),
+      headPosition: () => reads.headPosition(),
+      onCommit: (listener) => {
+        this.listeners.add(listener);
+        return () => void this.listeners.delete(listener);
+      },
+    };
+  }
+
+  /** Whether any subscription would be handed a commit. */
+  get listening(): boolean {
+    return this.listeners.size > 0;
+  }
+
+  subscribe(options: SubscribeOptions): Subscription {
+    const subscription = new CatchUpSubscription(this.source, options, this.tuning, (s) =>
+      this.open.delete(s),
+    );
+    this.open.add(subscription);
+    return subscription;
+  }
+
+  notify(commit: CommitNotice): void {
+    for (const listener of this.listeners) listener(commit);
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.open].map((s) => s.close()));
   }
 }

@@ -1,4 +1,4 @@
-import { CatchUpSubscription, type CommitNotice } from '../catch-up-subscription';
+import { CatchUpSubscriptions } from '../catch-up-subscription';
 import {
   AppendResult,
   DuplicateEventIdError,
@@ -36,8 +36,7 @@ export class InMemoryEventStore implements EventStore {
   /** Each stream's last revision, kept apart from its index as the SQLite adapter does. */
   private readonly heads = new Map<string, number>();
   private readonly eventIds = new Set<string>();
-  private readonly listeners = new Set<(commit: CommitNotice) => void>();
-  private readonly subscriptions = new Set<CatchUpSubscription>();
+  private readonly subscriptions = new CatchUpSubscriptions(this, { batchSize: 500 });
   private closed = false;
 
   async appendToStream(
@@ -82,7 +81,7 @@ export class InMemoryEventStore implements EventStore {
     const committed = this.rows
       .slice(-serialized.length)
       .map((row) => Object.freeze(toStored(row)));
-    for (const listener of this.listeners) listener({ before, events: committed });
+    this.subscriptions.notify({ before, events: committed });
     const last = committed[committed.length - 1];
     return { nextExpectedRevision: last.revision, position: last.position, events: committed };
   }
@@ -125,11 +124,7 @@ export class InMemoryEventStore implements EventStore {
 
   subscribe(options: SubscribeOptions = {}): Subscription {
     this.assertOpen();
-    const subscription = new CatchUpSubscription(this.source, options, { batchSize: 500 }, (s) =>
-      this.subscriptions.delete(s),
-    );
-    this.subscriptions.add(subscription);
-    return subscription;
+    return this.subscriptions.subscribe(options);
   }
 
   async headPosition(): Promise<GlobalPosition | undefined> {
@@ -145,17 +140,8 @@ export class InMemoryEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    await this.subscriptions.closeAll();
   }
-
-  private readonly source = {
-    readAll: (options: ReadAllOptions) => this.readAll(options),
-    headPosition: () => this.headPosition(),
-    onCommit: (listener: (commit: CommitNotice) => void) => {
-      this.listeners.add(listener);
-      return () => void this.listeners.delete(listener);
-    },
-  };
 
   private assertOpen(): void {
     if (this.closed) throw new Error('Event store is closed');

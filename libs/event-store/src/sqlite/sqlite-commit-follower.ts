@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { BroadcastChannel } from 'node:worker_threads';
-import { CatchUpSubscription, type CommitNotice } from '../catch-up-subscription';
+import { CatchUpSubscriptions, type CommitNotice } from '../catch-up-subscription';
 import type {
   EventStore,
   GlobalPosition,
@@ -44,15 +44,18 @@ export type FollowedStore = Pick<
  */
 export class SqliteCommitFollower implements FollowedStore {
   private readonly channel: BroadcastChannel;
-  private readonly listeners = new Set<(commit: CommitNotice) => void>();
-  private readonly subscriptions = new Set<CatchUpSubscription>();
+  private readonly subscriptions: CatchUpSubscriptions;
   private connection: { db: Database.Database; reads: SqliteReads } | undefined;
   private closed = false;
 
   constructor(private readonly options: SqliteCommitFollowerOptions) {
+    this.subscriptions = new CatchUpSubscriptions(this, {
+      batchSize: options.subscriptionBatchSize ?? 500,
+      pollIntervalMs: options.pollIntervalMs ?? 200,
+    });
     this.channel = new BroadcastChannel(options.channel);
     this.channel.onmessage = (message: unknown) => {
-      if (this.listeners.size === 0) return;
+      if (!this.subscriptions.listening) return;
       const rows = (message as { data: CommittedRows }).data;
       // Parsed when a subscription takes them: one that is behind reads instead, and a thread
       // that fell behind must not parse every batch twice.
@@ -63,29 +66,13 @@ export class SqliteCommitFollower implements FollowedStore {
           return (events ??= committedEventsOf(rows));
         },
       };
-      for (const listener of this.listeners) listener(commit);
+      this.subscriptions.notify(commit);
     };
   }
 
   subscribe(options: SubscribeOptions = {}): Subscription {
     this.assertOpen();
-    const source = {
-      readAll: (o: ReadAllOptions) => this.readAll(o),
-      headPosition: () => this.headPosition(),
-      onCommit: (listener: (commit: CommitNotice) => void) => {
-        this.listeners.add(listener);
-        return () => void this.listeners.delete(listener);
-      },
-    };
-    const tuning = {
-      batchSize: this.options.subscriptionBatchSize ?? 500,
-      pollIntervalMs: this.options.pollIntervalMs ?? 200,
-    };
-    const subscription = new CatchUpSubscription(source, options, tuning, (s) =>
-      this.subscriptions.delete(s),
-    );
-    this.subscriptions.add(subscription);
-    return subscription;
+    return this.subscriptions.subscribe(options);
   }
 
   async readStream(streamId: string, options?: ReadStreamOptions): Promise<StoredEvent[]> {
@@ -103,7 +90,7 @@ export class SqliteCommitFollower implements FollowedStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    await this.subscriptions.closeAll();
     this.channel.close();
     this.disconnect();
   }

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { CatchUpSubscription, type CommitNotice } from '../catch-up-subscription';
+import { CatchUpSubscriptions } from '../catch-up-subscription';
 import type {
   AppendOptions,
   AppendResult,
@@ -50,9 +50,8 @@ export interface SqliteEventStoreOptions {
  * statement takes a fresh snapshot, so a read after an acknowledged append sees it.
  */
 export class SqliteEventStore implements EventStore {
-  /** Called after each group commit: subscriptions (as a CommitNotice) and batch observers. */
-  private readonly listeners = new Set<(batch: CommittedBatch) => void>();
-  private readonly subscriptions = new Set<CatchUpSubscription>();
+  private readonly batchObservers = new Set<(batch: CommittedBatch) => void>();
+  private readonly subscriptions: CatchUpSubscriptions;
   private closing: Promise<void> | undefined;
   private reads: SqliteReads;
   private writer!: GroupCommitWriter;
@@ -62,6 +61,10 @@ export class SqliteEventStore implements EventStore {
     private readonly options: SqliteEventStoreOptions,
   ) {
     this.reads = new SqliteReads(reader);
+    this.subscriptions = new CatchUpSubscriptions(this, {
+      batchSize: options.subscriptionBatchSize ?? 500,
+      pollIntervalMs: options.pollIntervalMs ?? 200,
+    });
   }
 
   static async open(options: SqliteEventStoreOptions): Promise<SqliteEventStore> {
@@ -88,7 +91,8 @@ export class SqliteEventStore implements EventStore {
         },
         {
           onCommit: (batch) => {
-            for (const listener of store.listeners) listener(batch);
+            for (const observe of store.batchObservers) observe(batch);
+            store.subscriptions.notify(batch);
           },
           reconnect: () => store.reconnectReader(),
           onWritable: options.onWritableChange,
@@ -133,23 +137,7 @@ export class SqliteEventStore implements EventStore {
 
   subscribe(options: SubscribeOptions = {}): Subscription {
     this.assertOpen();
-    const source = {
-      readAll: (o: ReadAllOptions) => this.readAll(o),
-      headPosition: () => this.headPosition(),
-      onCommit: (listener: (commit: CommitNotice) => void) => {
-        this.listeners.add(listener);
-        return () => void this.listeners.delete(listener);
-      },
-    };
-    const tuning = {
-      batchSize: this.options.subscriptionBatchSize ?? 500,
-      pollIntervalMs: this.options.pollIntervalMs ?? 200,
-    };
-    const subscription = new CatchUpSubscription(source, options, tuning, (s) =>
-      this.subscriptions.delete(s),
-    );
-    this.subscriptions.add(subscription);
-    return subscription;
+    return this.subscriptions.subscribe(options);
   }
 
   async headPosition(): Promise<GlobalPosition | undefined> {
@@ -164,7 +152,7 @@ export class SqliteEventStore implements EventStore {
 
   /** Calls `observe` after each group commit (batch size and commit time, for histograms). */
   observeBatches(observe: (batch: CommittedBatch) => void): void {
-    this.listeners.add(observe);
+    this.batchObservers.add(observe);
   }
 
   /** Each committed batch also goes to this BroadcastChannel (see GroupCommitWriter.tap). */
@@ -180,7 +168,7 @@ export class SqliteEventStore implements EventStore {
   /** Ends subscriptions, commits already-queued appends, stops the writer, closes the reader. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await Promise.all([...this.subscriptions].map((s) => s.close()));
+      await this.subscriptions.closeAll();
       await this.writer.close();
       this.reader.close();
     })();
