@@ -43,6 +43,7 @@ describe('SqliteDeliveryStore writes', () => {
 
   it('replaces a writer thread that died, taking the writes queued meanwhile', async () => {
     const store = new SqliteDeliveryStore(file());
+    await store.redeliver('no-such-delivery', 1000, 'm'); // the first write starts the thread
     // White box: the thread ends as a crash would end it.
     const writer = (store as unknown as { writer: { worker: { terminate(): Promise<number> } } })
       .writer;

@@ -40,7 +40,12 @@ const RESTART_AFTER_MS = 1000;
  * and a new thread takes the writes queued meanwhile.
  */
 export class DeliveryWriter {
+  /**
+   * Started by the first write, not before: a store that only reads (the main thread's, beside
+   * the dispatcher on the consumers thread, until a redelivery) needs no thread of its own.
+   */
   private worker: Worker | undefined;
+  private started = false;
   private restart: NodeJS.Timeout | undefined;
   private queued: Queued[] = [];
   private inFlight: Queued[] | undefined;
@@ -48,12 +53,14 @@ export class DeliveryWriter {
   private closed: Error | undefined;
   private drained: (() => void) | undefined;
 
-  constructor(private readonly filename: string) {
-    this.worker = this.startWorker();
-  }
+  constructor(private readonly filename: string) {}
 
   write<K extends keyof Writes>(op: K, args: Writes[K][0]): Promise<Writes[K][1]> {
     if (this.closed) return Promise.reject(this.closed);
+    if (!this.started) {
+      this.started = true;
+      this.worker = this.startWorker();
+    }
     return new Promise((resolve, reject) => {
       this.queued.push({ op, args, resolve, reject });
       // The writes of this turn of the event loop go together.
