@@ -319,7 +319,7 @@ export class GroupCommitWriter {
         c.appends += 1;
         c.events += events.length;
         const last = { revision: revisions[i], position: positions[i] };
-        const stored = storedEvents(streamId, events, last, recordedAt);
+        const stored = storedEvents(streamId, events.length, last, recordedAt, (e) => events[e]);
         for (const event of stored) committed.push(event);
         pending.resolve({
           nextExpectedRevision: last.revision,
@@ -492,37 +492,44 @@ function batchMessage(id: number, appends: readonly Pending[]): BatchMessage {
 }
 
 /**
- * The events of one committed append. An append's events get consecutive revisions and
- * positions ending at the outcome's. Data and metadata are parsed from the text just stored,
- * once (metadata once per append when its events share it, as they do; data not at all when the
- * caller vouched it is plain JSON, AppendOptions): the caller and every subscription of this
- * store share these objects (read-only).
+ * The events of one committed append (`count` of them, the i-th as `eventAt(i)` gives it). An
+ * append's events get consecutive revisions and positions ending at `last`. Data and metadata
+ * are parsed from the text just stored, once (metadata once per append when its events share it,
+ * as they do; data not at all when the caller vouched it is plain JSON, AppendOptions): the
+ * caller and every subscription of this store share these objects (read-only). Also what the
+ * consumers thread builds of the writer's CommittedRows (committedEventsOf).
  */
-function storedEvents(
+export function storedEvents(
   streamId: string,
-  events: readonly SerializedEvent[],
+  count: number,
   last: { revision: number; position: bigint },
   recordedAt: string,
+  eventAt: (i: number) => SerializedEvent,
 ): StoredEvent[] {
-  const first = events.length - 1;
+  const first = count - 1;
   let metadataJson: string | undefined;
   let metadata!: StoredEvent['metadata'];
-  return events.map((event, i) => {
+  const stored: StoredEvent[] = [];
+  for (let i = 0; i < count; i++) {
+    const event = eventAt(i);
     if (event.metadata !== metadataJson) {
       metadataJson = event.metadata;
       metadata = Object.freeze(JSON.parse(metadataJson) as StoredEvent['metadata']);
     }
-    return Object.freeze({
-      streamId,
-      revision: last.revision - first + i,
-      position: last.position - BigInt(first - i),
-      eventId: event.eventId,
-      type: event.type,
-      data: event.value ?? (JSON.parse(event.data) as unknown),
-      metadata,
-      recordedAt,
-    });
-  });
+    stored.push(
+      Object.freeze({
+        streamId,
+        revision: last.revision - first + i,
+        position: last.position - BigInt(first - i),
+        eventId: event.eventId,
+        type: event.type,
+        data: event.value ?? (JSON.parse(event.data) as unknown),
+        metadata,
+        recordedAt,
+      }),
+    );
+  }
+  return stored;
 }
 
 function startWorker(

@@ -10,6 +10,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../event-store.port';
+import { storedEvents } from './group-commit-writer';
 import { SqliteReads } from './sqlite-reads';
 import type { CommittedRows } from './writer-protocol';
 
@@ -123,9 +124,8 @@ export class SqliteCommitFollower implements FollowedStore {
 }
 
 /**
- * The events of a committed batch, as the writer wrote them: an append's events get consecutive
- * revisions and positions ending at its own; its metadata is parsed once when its events share
- * it (they do). Refused appends wrote nothing, but their fields are in the batch all the same.
+ * The events of a committed batch, as the writer wrote them (storedEvents, as for the appending
+ * thread). Refused appends wrote nothing, but their fields are in the batch all the same.
  */
 export function committedEventsOf(rows: CommittedRows): StoredEvent[] {
   const { streams, counts, fields, revisions, positions, recordedAt } = rows;
@@ -133,32 +133,18 @@ export function committedEventsOf(rows: CommittedRows): StoredEvent[] {
   const events: StoredEvent[] = [];
   for (let i = 0, k = 0; i < streams.length; k += 4 * counts[i], i++) {
     if (refused.has(i)) continue;
-    const count = counts[i];
-    const first = {
-      revision: revisions[i] - count + 1,
-      position: positions[i] - BigInt(count - 1),
-    };
-    let metadataJson: string | undefined;
-    let metadata!: StoredEvent['metadata'];
-    for (let e = 0; e < count; e++) {
+    const last = { revision: revisions[i], position: positions[i] };
+    const eventAt = (e: number) => {
       const at = k + 4 * e;
-      if (fields[at + 3] !== metadataJson) {
-        metadataJson = fields[at + 3];
-        metadata = Object.freeze(JSON.parse(metadataJson) as StoredEvent['metadata']);
-      }
-      events.push(
-        Object.freeze({
-          streamId: streams[i],
-          revision: first.revision + e,
-          position: first.position + BigInt(e),
-          eventId: fields[at],
-          type: fields[at + 1],
-          data: JSON.parse(fields[at + 2]) as unknown,
-          metadata,
-          recordedAt,
-        }),
-      );
-    }
+      return {
+        eventId: fields[at],
+        type: fields[at + 1],
+        data: fields[at + 2],
+        metadata: fields[at + 3],
+      };
+    };
+    for (const event of storedEvents(streams[i], counts[i], last, recordedAt, eventAt))
+      events.push(event);
   }
   return events;
 }
