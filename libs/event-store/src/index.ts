@@ -11,7 +11,7 @@ export type {
 } from './sqlite/group-commit-writer';
 export { SCHEMA_VERSION } from './sqlite/schema';
 export { SqliteEventLog } from './sqlite/sqlite-event-log';
-export { SqliteCommitFollower, committedEventsOf } from './sqlite/sqlite-commit-follower';
+export { SqliteCommitFollower } from './sqlite/sqlite-commit-follower';
 export type { FollowedStore, SqliteCommitFollowerOptions } from './sqlite/sqlite-commit-follower';
 export type { Shard } from './sqlite/sqlite-reads';
 export { newEventId } from './event-id';

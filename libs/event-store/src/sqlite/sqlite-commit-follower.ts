@@ -127,7 +127,7 @@ export class SqliteCommitFollower implements FollowedStore {
  * The events of a committed batch, as the writer wrote them (storedEvents, as for the appending
  * thread). Refused appends wrote nothing, but their fields are in the batch all the same.
  */
-export function committedEventsOf(rows: CommittedRows): StoredEvent[] {
+function committedEventsOf(rows: CommittedRows): StoredEvent[] {
   const { streams, counts, fields, revisions, positions, recordedAt } = rows;
   const refused = new Set(rows.refused);
   const events: StoredEvent[] = [];
