@@ -25,8 +25,6 @@ import type { SqliteCardVault } from './sqlite-card-vault';
 type Json = Record<string, unknown>;
 
 const CARD = 'sourceOfFunds.provided.card';
-/** Behaviour notes: the operations that pay (or verify) with a token. */
-const TOKEN_OPERATIONS = new Set(['AUTHORIZE', 'PAY', 'VERIFY']);
 const GATEWAY_CODES: Record<VerificationStrategy, string> = {
   NONE: 'NO_VERIFICATION_PERFORMED',
   BASIC: 'BASIC_VERIFICATION_SUCCESSFUL',
@@ -93,13 +91,13 @@ export class CardTokens {
    * deleted or an unknown one leaves the request without card fields, so that it is INVALID on
    * sourceOfFunds.token when parsed (source-of-funds.mapper.ts), with nothing recorded; a retry
    * of a payment made before the token was deleted is still answered as first (the pipeline's
-   * replay comes before the parse). Operations other than AUTHORIZE, PAY and VERIFY take no token.
+   * replay comes before the parse). Only an operation that `charges` the card (AUTHORIZE, PAY,
+   * VERIFY: behaviour notes, the operations that pay with a token) takes a token.
    */
-  async beneath(merchant: Merchant, request: Json, operation: string): Promise<Json> {
+  async beneath(merchant: Merchant, request: Json, charges: boolean): Promise<Json> {
     const token = get(request, 'sourceOfFunds.token');
     if (typeof token !== 'string') return request;
-    const usable = TOKEN_OPERATIONS.has(operation);
-    const state = usable ? foldToken((await this.load(merchant.id, token)).events) : undefined;
+    const state = charges ? foldToken((await this.load(merchant.id, token)).events) : undefined;
     const number = state && this.vault.get(merchant.id, token);
     const source = request.sourceOfFunds as Json;
     const { card: _sent, ...others } = (source.provided ?? {}) as Json;
