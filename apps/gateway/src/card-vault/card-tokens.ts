@@ -100,11 +100,11 @@ export class CardTokens {
     const state = charges ? foldToken((await this.load(merchant.id, token)).events) : undefined;
     const number = state && this.vault.get(merchant.id, token);
     const source = request.sourceOfFunds as Json;
-    const { card: _sent, ...others } = (source.provided ?? {}) as Json;
+    const provided = (source.provided ?? {}) as Json;
+    const { card: sentCard, ...others } = provided;
     if (!state || number === undefined)
       return { ...request, sourceOfFunds: { ...source, provided: others } };
-    const provided = (source.provided ?? {}) as Json;
-    const sent = (provided.card ?? {}) as Json;
+    const sent = (sentCard ?? {}) as Json;
     const { expiry, holder } = state.card;
     const card = {
       number,
