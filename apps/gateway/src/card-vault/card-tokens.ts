@@ -61,7 +61,7 @@ export class CardTokens {
   async issue(merchant: Merchant, request: Json): Promise<SavedToken> {
     const sent = this.sessions.beneath(merchant.id, saveCardContract.body, request);
     const number = requiredCardNumber(sent);
-    const fingerprint = this.fingerprintOf(merchant, number);
+    const fingerprint = this.sensitive.cardFingerprint(merchant.id, number);
     for (let attempt = 0; ; attempt++) {
       const token = issuedToken(digitsOf(`${fingerprint}\n${attempt}`), number);
       const saved = await this.locked(merchant.id, token, async (loaded) => {
@@ -187,7 +187,7 @@ export class CardTokens {
       number !== undefined
         ? {
             number: maskCardNumber(number, merchant.cardMask),
-            fingerprint: this.fingerprintOf(merchant, number),
+            fingerprint: this.sensitive.cardFingerprint(merchant.id, number),
             ...cardFacts(number),
           }
         : pick(before!);
@@ -230,10 +230,6 @@ export class CardTokens {
       },
     });
     if (answer.gatewayCode !== 'APPROVED') throw declined(answer.gatewayCode);
-  }
-
-  private fingerprintOf(merchant: Merchant, number: string): string {
-    return this.sensitive.protectionFor(merchant, '').fingerprint(number);
   }
 
   private locked<T>(
