@@ -11,7 +11,13 @@ import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '
 import { CqrsModule } from '@nestjs/cqrs';
 import { join } from 'node:path';
 import { BasicAuthGuard } from './auth/basic-auth.guard';
-import { keyOf, loadDataDirKeys, type DataDirKeys, type KeyRole } from './config/data-dir-keys';
+import {
+  dataKeyring,
+  keyOf,
+  loadDataDirKeys,
+  type DataDirKeys,
+  type KeyRole,
+} from './config/data-dir-keys';
 import type { GatewayConfig } from './config/gateway.config';
 import { createLogger, type GatewayLogger } from '@gateway/logging';
 import { PublicUrl } from './config/public-url';
@@ -62,7 +68,7 @@ import { SensitiveData } from './transaction/sensitive-data';
 import { TransactionHttpController } from './transaction/transaction.http.controller';
 import { WebhookDeliveryHttpController } from './webhook/webhook-delivery.http.controller';
 import { consumersProviders } from './consumers/consumers.providers';
-import { cardVaultProviders, dataKeyring } from './card-vault/card-vault.providers';
+import { cardVaultProviders } from './card-vault/card-vault.providers';
 import { TokenHttpController } from './card-vault/token.http.controller';
 
 /** Closes the stores last, after in-flight requests finish, so pending group commits are flushed. */

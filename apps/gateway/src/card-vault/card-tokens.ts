@@ -25,8 +25,6 @@ import type { SqliteCardVault } from './sqlite-card-vault';
 type Json = Record<string, unknown>;
 
 const CARD = 'sourceOfFunds.provided.card';
-/** Behaviour notes: the operations that pay (or verify) with a token. */
-const TOKEN_OPERATIONS = new Set(['AUTHORIZE', 'PAY', 'VERIFY']);
 const GATEWAY_CODES: Record<VerificationStrategy, string> = {
   NONE: 'NO_VERIFICATION_PERFORMED',
   BASIC: 'BASIC_VERIFICATION_SUCCESSFUL',
@@ -37,11 +35,6 @@ export interface SavedToken {
   readonly token: string;
   readonly state: TokenState;
   readonly created: boolean;
-}
-
-interface Loaded {
-  readonly events: TokenEvent[];
-  readonly revision: number | 'no_stream';
 }
 
 /**
@@ -63,13 +56,13 @@ export class CardTokens {
   async issue(merchant: Merchant, request: Json): Promise<SavedToken> {
     const sent = this.sessions.beneath(merchant.id, saveCardContract.body, request);
     const number = requiredCardNumber(sent);
-    const fingerprint = this.fingerprintOf(merchant, number);
+    const fingerprint = this.sensitive.cardFingerprint(merchant.id, number);
     for (let attempt = 0; ; attempt++) {
       const token = issuedToken(digitsOf(`${fingerprint}\n${attempt}`), number);
-      const saved = await this.locked(merchant.id, token, async (loaded) => {
-        const state = foldToken(loaded.events);
-        const taken = state ? state.card.fingerprint !== fingerprint : wasDeleted(loaded.events);
-        return taken ? undefined : this.save(merchant, token, loaded, sent);
+      const saved = await this.locked(merchant.id, token, async (history) => {
+        const state = foldToken(history);
+        const taken = state ? state.card.fingerprint !== fingerprint : wasDeleted(history);
+        return taken ? undefined : this.save(merchant, token, history, sent);
       });
       if (saved) return saved;
     }
@@ -78,11 +71,11 @@ export class CardTokens {
   /** PUT …/token/{tokenid}: creates the token the merchant names, or updates it. */
   put(merchant: Merchant, token: string, request: Json): Promise<SavedToken> {
     const sent = this.sessions.beneath(merchant.id, saveCardContract.body, request);
-    return this.locked(merchant.id, token, (loaded) => this.save(merchant, token, loaded, sent));
+    return this.locked(merchant.id, token, (history) => this.save(merchant, token, history, sent));
   }
 
   async retrieve(merchantId: string, token: string): Promise<TokenState> {
-    const state = foldToken((await this.load(merchantId, token)).events);
+    const state = foldToken(await this.load(merchantId, token));
     if (!state) throw notFound(token);
     return state;
   }
@@ -93,20 +86,20 @@ export class CardTokens {
    * deleted or an unknown one leaves the request without card fields, so that it is INVALID on
    * sourceOfFunds.token when parsed (source-of-funds.mapper.ts), with nothing recorded; a retry
    * of a payment made before the token was deleted is still answered as first (the pipeline's
-   * replay comes before the parse). Operations other than AUTHORIZE, PAY and VERIFY take no token.
+   * replay comes before the parse). Only an operation that `charges` the card (AUTHORIZE, PAY,
+   * VERIFY: behaviour notes, the operations that pay with a token) takes a token.
    */
-  async beneath(merchant: Merchant, request: Json, operation: string): Promise<Json> {
+  async beneath(merchant: Merchant, request: Json, charges: boolean): Promise<Json> {
     const token = get(request, 'sourceOfFunds.token');
     if (typeof token !== 'string') return request;
-    const usable = TOKEN_OPERATIONS.has(operation);
-    const state = usable ? foldToken((await this.load(merchant.id, token)).events) : undefined;
+    const state = charges ? foldToken(await this.load(merchant.id, token)) : undefined;
     const number = state && this.vault.get(merchant.id, token);
     const source = request.sourceOfFunds as Json;
-    const { card: _sent, ...others } = (source.provided ?? {}) as Json;
+    const provided = (source.provided ?? {}) as Json;
+    const { card: sentCard, ...others } = provided;
     if (!state || number === undefined)
       return { ...request, sourceOfFunds: { ...source, provided: others } };
-    const provided = (source.provided ?? {}) as Json;
-    const sent = (provided.card ?? {}) as Json;
+    const sent = (sentCard ?? {}) as Json;
     const { expiry, holder } = state.card;
     const card = {
       number,
@@ -119,19 +112,19 @@ export class CardTokens {
 
   /** Records that a payment used the token (usage.lastUsedTime); nothing for a deleted one. */
   used(merchantId: string, token: string): Promise<void> {
-    return this.locked(merchantId, token, async (loaded) => {
-      if (!foldToken(loaded.events)) return;
+    return this.locked(merchantId, token, async (history) => {
+      if (!foldToken(history)) return;
       const time = this.clock().toISOString();
-      await this.append(merchantId, token, loaded, [{ type: 'TokenUsed', data: { time } }]);
+      await this.append(merchantId, token, history, [{ type: 'TokenUsed', data: { time } }]);
     });
   }
 
   /** The deletion is recorded, then the token's key destroyed: nothing can give the number back. */
   delete(merchantId: string, token: string): Promise<void> {
-    return this.locked(merchantId, token, async (loaded) => {
-      if (!foldToken(loaded.events)) throw notFound(token);
+    return this.locked(merchantId, token, async (history) => {
+      if (!foldToken(history)) throw notFound(token);
       const time = this.clock().toISOString();
-      await this.append(merchantId, token, loaded, [{ type: 'TokenDeleted', data: { time } }]);
+      await this.append(merchantId, token, history, [{ type: 'TokenDeleted', data: { time } }]);
       this.vault.destroy(merchantId, token);
     });
   }
@@ -139,10 +132,10 @@ export class CardTokens {
   private async save(
     merchant: Merchant,
     token: string,
-    loaded: Loaded,
+    history: readonly TokenEvent[],
     sent: Json,
   ): Promise<SavedToken> {
-    const before = foldToken(loaded.events);
+    const before = foldToken(history);
     const number = before ? optionalString(sent, `${CARD}.number`) : requiredCardNumber(sent);
     const card = this.cardOf(merchant, sent, number, before?.card);
     const strategy = (optionalString(sent, 'verificationStrategy') ??
@@ -165,8 +158,8 @@ export class CardTokens {
     const event: TokenEvent = before
       ? { type: 'TokenUpdated', data }
       : { type: 'TokenCreated', data };
-    await this.append(merchant.id, token, loaded, [event]);
-    return { token, state: foldToken([...loaded.events, event])!, created: !before };
+    await this.append(merchant.id, token, history, [event]);
+    return { token, state: foldToken([...history, event])!, created: !before };
   }
 
   /** The card to record: the sent fields over what the token held (holder and expiry may change alone). */
@@ -189,7 +182,7 @@ export class CardTokens {
       number !== undefined
         ? {
             number: maskCardNumber(number, merchant.cardMask),
-            fingerprint: this.fingerprintOf(merchant, number),
+            fingerprint: this.sensitive.cardFingerprint(merchant.id, number),
             ...cardFacts(number),
           }
         : pick(before!);
@@ -234,38 +227,32 @@ export class CardTokens {
     if (answer.gatewayCode !== 'APPROVED') throw declined(answer.gatewayCode);
   }
 
-  private fingerprintOf(merchant: Merchant, number: string): string {
-    return this.sensitive.protectionFor(merchant, '').fingerprint(number);
-  }
-
   private locked<T>(
     merchantId: string,
     token: string,
-    task: (loaded: Loaded) => Promise<T>,
+    task: (history: readonly TokenEvent[]) => Promise<T>,
   ): Promise<T> {
     return this.locks.run(tokenStreamId(merchantId, token), async () =>
       task(await this.load(merchantId, token)),
     );
   }
 
-  private async load(merchantId: string, token: string): Promise<Loaded> {
+  /** The token's events, oldest first. */
+  private async load(merchantId: string, token: string): Promise<TokenEvent[]> {
     const stored = await this.store.readStream(tokenStreamId(merchantId, token));
-    return {
-      events: stored.map((e) => ({ type: e.type, data: e.data }) as TokenEvent),
-      revision: stored.length ? stored.length - 1 : 'no_stream',
-    };
+    return stored.map((e) => ({ type: e.type, data: e.data }) as TokenEvent);
   }
 
   private async append(
     merchantId: string,
     token: string,
-    loaded: Loaded,
+    history: readonly TokenEvent[],
     events: readonly TokenEvent[],
   ): Promise<void> {
     await this.store.appendToStream(
       tokenStreamId(merchantId, token),
       events.map((e) => ({ eventId: newEventId(), type: e.type, data: e.data, metadata: {} })),
-      loaded.revision,
+      history.length ? history.length - 1 : 'no_stream', // the revision `history` was read at
     );
   }
 }

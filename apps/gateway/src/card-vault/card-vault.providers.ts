@@ -2,9 +2,8 @@ import type { Acquirer } from '@gateway/acquirer';
 import type { EventStore } from '@gateway/event-store';
 import type { OnApplicationShutdown, Provider } from '@nestjs/common';
 import { join } from 'node:path';
-import { keyOf, type DataDirKeys } from '../config/data-dir-keys';
+import { dataKeyring, type DataDirKeys } from '../config/data-dir-keys';
 import type { GatewayConfig } from '../config/gateway.config';
-import { AesGcmKeyring } from '../crypto/aes-gcm-keyring';
 import { KeyedMutex } from '../order/keyed-mutex';
 import { PaymentSessions } from '../session/payment-sessions';
 import { ACQUIRER, CLOCK, DATA_DIR_KEYS, EVENT_STORE, type Clock } from '../tokens';
@@ -12,16 +11,6 @@ import { SensitiveData } from '../transaction/sensitive-data';
 import { openingDatabaseFile } from '@gateway/database-files';
 import { CardTokens } from './card-tokens';
 import { SqliteCardVault } from './sqlite-card-vault';
-
-/**
- * The data key: GATEWAY_DATA_KEYS (rotatable), or the key file of the data directory. It seals
- * bank data for UNMASK and wraps each card token's own key.
- */
-export function dataKeyring(config: GatewayConfig, keys: DataDirKeys): AesGcmKeyring {
-  return config.dataKeys
-    ? new AesGcmKeyring(config.dataKeys.keys, config.dataKeys.currentKeyId)
-    : AesGcmKeyring.ofKey(keyOf(keys, 'bankData'));
-}
 
 /** Closes vault.db when the application stops. */
 class VaultShutdown implements OnApplicationShutdown {

@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { AesGcmKeyring } from '../crypto/aes-gcm-keyring';
+import type { GatewayConfig } from './gateway.config';
 import { KeyFileError, makeKeyFile, readKeyFile } from './key-file';
 
 /** The secrets kept in GATEWAY_DATA_DIR, one file each (README, "Key files"). */
@@ -63,4 +65,14 @@ export function keyOf(keys: DataDirKeys, role: KeyRole): Buffer {
   const key = keys[role];
   if (!key) throw new Error(`The ${KEY_FILES[role]} key was not loaded`);
   return key;
+}
+
+/**
+ * The data key: GATEWAY_DATA_KEYS (rotatable), or the key file of the data directory. It seals
+ * bank data for UNMASK and wraps each card token's own key.
+ */
+export function dataKeyring(config: GatewayConfig, keys: DataDirKeys): AesGcmKeyring {
+  return config.dataKeys
+    ? new AesGcmKeyring(config.dataKeys.keys, config.dataKeys.currentKeyId)
+    : AesGcmKeyring.ofKey(keyOf(keys, 'bankData'));
 }

@@ -73,17 +73,7 @@ export class PaymentSessions {
   beneath(merchantId: string, contract: GroupField, request: Json): Json {
     const id = (request.session as Json | undefined)?.id;
     if (typeof id !== 'string') return request;
-    let fields: Json;
-    try {
-      fields = this.retrieve(merchantId, id).content.fields;
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.httpStatus !== 404) throw error;
-      throw ApiError.invalid(
-        `Value '${id}' is invalid. No such session, or it has expired`,
-        'session.id',
-      );
-    }
-    return withSessionFields(contract, fields, request);
+    return withSessionFields(contract, this.cited(merchantId, id).content.fields, request);
   }
 
   /** Whether the merchant's session exists and has not expired: session authentication's test. */
@@ -122,12 +112,7 @@ export class PaymentSessions {
   ): { body: Json; session: StoredSession } {
     const sessionGroup = body.session as Json;
     const id = sessionGroup.id as string;
-    const session = this.store.find(merchantId, id, this.clock());
-    if (!session)
-      throw ApiError.invalid(
-        `Value '${id}' is invalid. No such session, or it has expired`,
-        'session.id',
-      );
+    const session = this.cited(merchantId, id);
     checkVersion(session, sessionGroup.version);
     if (session.orderId !== undefined && session.orderId !== orderId)
       throw ApiError.invalid(
@@ -161,6 +146,17 @@ export class PaymentSessions {
       version: session.version,
       content: { ...session.content, fields },
     });
+  }
+
+  /** The session a request cites by id: INVALID on session.id when it does not exist or has expired. */
+  private cited(merchantId: string, id: string): StoredSession {
+    const session = this.store.find(merchantId, id, this.clock());
+    if (!session)
+      throw ApiError.invalid(
+        `Value '${id}' is invalid. No such session, or it has expired`,
+        'session.id',
+      );
+    return session;
   }
 
   /** The session's AES-256 key, for encryptedData; undefined once the session has expired. */

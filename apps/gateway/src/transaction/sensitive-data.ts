@@ -35,7 +35,7 @@ export class SensitiveData {
   protectionFor(merchant: Merchant, orderId: string): RecordProtection {
     return {
       cardMask: merchant.cardMask,
-      fingerprint: (cardNumber) => this.fingerprints.of(`${merchant.id}\n`, cardNumber),
+      fingerprint: (cardNumber) => this.cardFingerprint(merchant.id, cardNumber),
       ...(merchant.permissions.includes('UNMASK')
         ? {
             seal: (clear: string, field: string) =>
@@ -43,6 +43,11 @@ export class SensitiveData {
           }
         : {}),
     };
+  }
+
+  /** The merchant's fingerprint of a card number (as recorded with orders and card tokens). */
+  cardFingerprint(merchantId: string, cardNumber: string): string {
+    return this.fingerprints.of(`${merchantId}\n`, cardNumber);
   }
 
   /** `unmask` only once the controller has checked certificate and permission. */

@@ -27,7 +27,10 @@ import { SensitiveData } from './sensitive-data';
 
 type PathParams = { version?: string; orderId?: string; transactionId?: string };
 
-/** Operations that send the card to the acquirer: after them a session forgets the security code. */
+/**
+ * Operations that send the card to the acquirer: after them a session forgets the security code;
+ * only they pay with a card token.
+ */
 const CHARGES_CARD = new Set(['AUTHORIZE', 'PAY', 'VERIFY']);
 
 /** A request citing a payment session by a well-formed id; the contract judges anything else. */
@@ -97,9 +100,8 @@ export class TransactionHttpController {
     if (unmask && !byCertificate) throw ApiError.rejected('UNMASK_NEEDS_CERTIFICATE');
     if (unmask && !merchant.permissions.includes('UNMASK'))
       throw ApiError.rejected('UNMASK_NOT_PERMITTED');
-    const operation = validated.value.apiOperation as string;
-    const charges = CHARGES_CARD.has(operation);
-    const value = await this.tokens.beneath(merchant, validated.value, operation);
+    const charges = CHARGES_CARD.has(validated.value.apiOperation as string);
+    const value = await this.tokens.beneath(merchant, validated.value, charges);
     if (withSession) this.sessions.bindToOrder(withSession.session, orderId);
     const command = new ProcessTransactionCommand(
       merchant,

@@ -1,12 +1,10 @@
 import { allContracts, API_OPERATIONS, MAX_VERSION, MIN_VERSION } from '../operations/registry';
 import { ERROR_RESPONSES, errorResponses, type ErrorStatus } from './error-responses';
-import { ref, type JsonSchema } from './json-schema';
+import { json, param, ref, type JsonSchema } from './json-schema';
 import {
-  json,
   MERCHANT_REQUESTS,
   merchantParameters,
   merchantPaths,
-  param,
   pathParameter,
 } from './merchant-paths';
 import { merchantResponseSchemas } from './merchant-schemas';

@@ -11,6 +11,15 @@ export function ref(name: string): JsonSchema {
   return { $ref: `${COMPONENT_PREFIX}${name}` };
 }
 
+/** A reference to a parameter of the document's components. */
+export const param = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+/** A JSON answer: its description and the component schema it follows. */
+export const json = (description: string, schema: string) => ({
+  description,
+  content: { 'application/json': { schema: ref(schema) } },
+});
+
 /** `text` as a literal inside a pattern; only syntax characters, as unicode-mode regexes require. */
 export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

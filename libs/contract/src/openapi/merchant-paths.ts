@@ -5,7 +5,7 @@ import { createSessionContract } from '../session/create-session.contract';
 import { updateSessionContract } from '../session/update-session.contract';
 import { saveCardContract } from '../token/save-card.contract';
 import type { ErrorStatus } from './error-responses';
-import { ref, type JsonSchema } from './json-schema';
+import { json, param, ref, type JsonSchema } from './json-schema';
 import { DELIVERY_STATUSES } from './merchant-schemas';
 import { ORDER_STATUSES } from './response-schemas';
 import { tokenParameter, tokenPaths } from './token-paths';
@@ -28,13 +28,6 @@ const VERSION = '/api/rest/version/{version}';
 const MERCHANT = `${VERSION}/merchant/{merchantId}`;
 
 export type Errors = (...statuses: ErrorStatus[]) => Record<string, JsonSchema>;
-
-export const param = (name: string) => ({ $ref: `#/components/parameters/${name}` });
-
-export const json = (description: string, schema: string) => ({
-  description,
-  content: { 'application/json': { schema: ref(schema) } },
-});
 
 const body = (name: string, description: string) => ({
   required: false,

@@ -1,5 +1,6 @@
 import { VERIFICATION_STRATEGIES } from '../token/save-card.contract';
-import { ref, type JsonSchema } from './json-schema';
+import { json, param, ref, type JsonSchema } from './json-schema';
+import type { Errors } from './merchant-paths';
 import { dateTime, object, oneOfValues, text } from './response-schemas';
 
 /**
@@ -7,14 +8,7 @@ import { dateTime, object, oneOfValues, text } from './response-schemas';
  * apps/gateway/src/card-vault renders them.
  */
 
-import type { Errors } from './merchant-paths';
-
 const MERCHANT = '/api/rest/version/{version}/merchant/{merchantId}';
-const param = (name: string) => ({ $ref: `#/components/parameters/${name}` });
-const json = (description: string, schema: string) => ({
-  description,
-  content: { 'application/json': { schema: ref(schema) } },
-});
 const saveBody = {
   required: true,
   description: 'The card (or session.id of a session holding it), never a security code',
