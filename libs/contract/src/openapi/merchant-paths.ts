@@ -31,6 +31,9 @@ export type Errors = (...statuses: ErrorStatus[]) => Record<string, JsonSchema>;
 
 export const param = (name: string) => ({ $ref: `#/components/parameters/${name}` });
 
+/** The parameters every path under MERCHANT has. */
+const IN_MERCHANT = [param('version'), param('merchantId')];
+
 export const json = (description: string, schema: string) => ({
   description,
   content: { 'application/json': { schema: ref(schema) } },
@@ -79,10 +82,9 @@ const limit = (max: number, fallback: number) => ({
 });
 
 function sessionPaths(errors: Errors): Record<string, JsonSchema> {
-  const common = [param('version'), param('merchantId')];
   return {
     [`${MERCHANT}/session`]: {
-      parameters: common,
+      parameters: IN_MERCHANT,
       post: {
         operationId: 'createSession',
         tags: ['Sessions'],
@@ -97,7 +99,7 @@ function sessionPaths(errors: Errors): Record<string, JsonSchema> {
       },
     },
     [`${MERCHANT}/session/{sessionId}`]: {
-      parameters: [...common, param('sessionId')],
+      parameters: [...IN_MERCHANT, param('sessionId')],
       put: {
         operationId: 'updateSession',
         tags: ['Sessions'],
@@ -126,7 +128,7 @@ function sessionPaths(errors: Errors): Record<string, JsonSchema> {
 function orderPaths(errors: Errors): Record<string, JsonSchema> {
   return {
     [`${MERCHANT}/order`]: {
-      parameters: [param('version'), param('merchantId')],
+      parameters: IN_MERCHANT,
       get: {
         operationId: 'listOrders',
         tags: ['Orders'],
@@ -152,7 +154,7 @@ function orderPaths(errors: Errors): Record<string, JsonSchema> {
       },
     },
     [`${MERCHANT}/events`]: {
-      parameters: [param('version'), param('merchantId')],
+      parameters: IN_MERCHANT,
       get: {
         operationId: 'orderEventFeed',
         tags: ['Orders'],
@@ -181,11 +183,10 @@ function orderPaths(errors: Errors): Record<string, JsonSchema> {
 }
 
 function webhookPaths(errors: Errors): Record<string, JsonSchema> {
-  const common = [param('version'), param('merchantId')];
   const base = `${MERCHANT}/webhook/delivery`;
   return {
     [base]: {
-      parameters: common,
+      parameters: IN_MERCHANT,
       get: {
         operationId: 'listWebhookDeliveries',
         tags: ['Webhooks'],
@@ -208,7 +209,7 @@ function webhookPaths(errors: Errors): Record<string, JsonSchema> {
       },
     },
     [`${base}/{deliveryId}`]: {
-      parameters: [...common, param('deliveryId')],
+      parameters: [...IN_MERCHANT, param('deliveryId')],
       get: {
         operationId: 'showWebhookDelivery',
         tags: ['Webhooks'],
@@ -220,7 +221,7 @@ function webhookPaths(errors: Errors): Record<string, JsonSchema> {
       },
     },
     [`${base}/{deliveryId}/redeliver`]: {
-      parameters: [...common, param('deliveryId')],
+      parameters: [...IN_MERCHANT, param('deliveryId')],
       post: {
         operationId: 'redeliverWebhook',
         tags: ['Webhooks'],
@@ -232,7 +233,7 @@ function webhookPaths(errors: Errors): Record<string, JsonSchema> {
       },
     },
     [`${base}/redeliverDeadLettered`]: {
-      parameters: common,
+      parameters: IN_MERCHANT,
       post: {
         operationId: 'redeliverDeadLetteredWebhooks',
         tags: ['Webhooks'],
@@ -249,7 +250,7 @@ function webhookPaths(errors: Errors): Record<string, JsonSchema> {
 function gatewayPaths(errors: Errors): Record<string, JsonSchema> {
   return {
     [`${MERCHANT}/paymentOptionsInquiry`]: {
-      parameters: [param('version'), param('merchantId')],
+      parameters: IN_MERCHANT,
       post: {
         operationId: 'paymentOptionsInquiry',
         tags: ['Payment options'],
