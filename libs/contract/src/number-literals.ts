@@ -1,4 +1,5 @@
 import { stringEnd } from './json-shape';
+import { changedElements } from './engine/integer-strings';
 import type { Field, GroupField } from './model/field';
 import { isSupportedVersion, resolveContract } from './operations/registry';
 
@@ -14,7 +15,7 @@ import { isSupportedVersion, resolveContract } from './operations/registry';
  *
  * JSON.parse has already turned the literals into doubles, and Node 20's JSON.parse gives no
  * access to the source text, so the literals are recovered from the body's text with the small
- * parser below, and only for a body that holds a number at such a field.
+ * parser below, and only for a body whose text holds a number (scanJsonShape).
  */
 export function withNumberLiterals(
   version: number,
@@ -33,59 +34,34 @@ export function numbersAsWrittenIn(
   body: Record<string, unknown>,
   text: string,
 ): Record<string, unknown> {
-  const found: Path[] = [];
-  numbersIn(shape, body, [], found);
-  if (found.length === 0) return body;
-  const literals = literalsOf(text);
-  let converted = body;
-  for (const path of found) {
-    const literal = literalAt(literals, path);
-    if (literal !== undefined)
-      converted = replaced(converted, path, 0, literal) as Record<string, unknown>;
-  }
-  return converted;
+  return withLiterals(shape, body, literalsOf(text)) as Record<string, unknown>;
 }
-
-type Path = readonly (string | number)[];
 
 const NUMERIC_KINDS = new Set(['decimal', 'digits', 'integer']);
 
 /**
- * The paths (member names and indexes) of the numbers sent at numeric fields. `path`: the members
- * from the body to `sent`, pushed and popped; copied only for a find.
+ * `sent` with each number at a numeric field of `field` replaced by its literal, walking `field`,
+ * `sent` and the text's `literals` side by side. Only the text's containers and numbers are
+ * entered, and only the objects along a replaced number's way are copied: a body with no number
+ * at such a field is returned as it came.
  */
-function numbersIn(field: Field, sent: unknown, path: (string | number)[], found: Path[]) {
-  if (field.kind === 'group') {
-    if (sent === null || typeof sent !== 'object' || Array.isArray(sent)) return;
-    for (const name in sent) {
-      if (!Object.hasOwn(field.fields, name)) continue;
-      path.push(name);
-      numbersIn(field.fields[name], (sent as Record<string, unknown>)[name], path, found);
-      path.pop();
-    }
-  } else if (field.kind === 'array') {
-    if (!Array.isArray(sent)) return;
-    for (let i = 0; i < sent.length; i++) {
-      path.push(i);
-      numbersIn(field.of, sent[i], path, found);
-      path.pop();
-    }
-  } else if (typeof sent === 'number' && NUMERIC_KINDS.has(field.kind)) found.push(path.slice());
-}
-
-/** `value` with the member at `path` (from `depth`) replaced: copies only along the path. */
-function replaced(value: unknown, path: Path, depth: number, literal: string): unknown {
-  if (depth === path.length) return literal;
-  const key = path[depth];
-  if (Array.isArray(value)) {
-    const copy = value.slice();
-    copy[key as number] = replaced(value[key as number], path, depth + 1, literal);
-    return copy;
+function withLiterals(field: Field, sent: unknown, literals: Literals): unknown {
+  if (literals instanceof NumberLiteral)
+    return typeof sent === 'number' && NUMERIC_KINDS.has(field.kind) ? literals.text : sent;
+  if (literals === undefined || sent === null || typeof sent !== 'object') return sent;
+  if (field.kind === 'array') {
+    if (!Array.isArray(sent) || !Array.isArray(literals)) return sent;
+    return changedElements(sent, (element, i) => withLiterals(field.of, element, literals[i]));
   }
-  const object = value as Record<string, unknown>;
-  const copy = { ...object };
-  copy[key] = replaced(object[key], path, depth + 1, literal);
-  return copy;
+  if (field.kind !== 'group' || Array.isArray(sent) || Array.isArray(literals)) return sent;
+  const object = sent as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const name in object) {
+    if (!Object.hasOwn(field.fields, name)) continue;
+    const next = withLiterals(field.fields[name], object[name], literals[name]);
+    if (next !== object[name]) (copy ??= { ...object })[name] = next;
+  }
+  return copy ?? object;
 }
 
 /** A number as written in the text. */
@@ -95,15 +71,6 @@ class NumberLiteral {
 
 /** The text's containers, with each number as its literal and other values left out. */
 type Literals = NumberLiteral | Literals[] | { [name: string]: Literals } | undefined;
-
-function literalAt(literals: Literals, path: Path): string | undefined {
-  let at: Literals = literals;
-  for (const key of path) {
-    if (at === undefined || at instanceof NumberLiteral) return undefined;
-    at = Array.isArray(at) ? at[key as number] : Object.hasOwn(at, key) ? at[key] : undefined;
-  }
-  return at instanceof NumberLiteral ? at.text : undefined;
-}
 
 /**
  * Text JSON.parse has read but this parser could not (none is known) keeps its numbers as

@@ -6,6 +6,7 @@ import {
   merchantClient,
   startGateway,
   type RunningGateway,
+  useGateway,
 } from '../../support/gateway-process';
 import { serverBusy } from '../../support/gateway-load';
 import { sendRawBytes } from '../../support/raw-http';
@@ -25,24 +26,20 @@ const check = (gateway: RunningGateway, version: string | number = 100, init?: R
   fetch(`${gateway.baseUrl}/api/rest/version/${version}/information`, init);
 
 describe('Check Gateway', () => {
-  let gateway: RunningGateway;
-  beforeAll(async () => {
-    gateway = await startGateway();
-  });
-  afterAll(() => gateway.stop());
+  const under = useGateway();
 
   it('answers 200 OPERATING with the gateway version, as JSON, without credentials', async () => {
-    const answer = await check(gateway);
+    const answer = await check(under.gateway);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await answer.json()).toEqual(OPERATING);
   });
 
   it('answers the same bytes a bare HTTP/1.1 client sends, at every supported version', async () => {
-    const { port } = new URL(gateway.baseUrl);
+    const { port } = new URL(under.gateway.baseUrl);
     for (const version of [1, 50, 100]) {
       const answer = await sendRawBytes(
-        gateway.baseUrl,
+        under.gateway.baseUrl,
         `GET /api/rest/version/${version}/information HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`,
       );
       expect(answer.status).toBe(200);
@@ -52,18 +49,15 @@ describe('Check Gateway', () => {
 
   it('ignores credentials a client sends anyway, right or wrong: no 401, no lockout', async () => {
     const wrong = { headers: { authorization: basicAuth('TESTMERCHANT', 'not-the-password') } };
-    for (let i = 0; i < 12; i++) expect((await check(gateway, 100, wrong)).status).toBe(200);
+    for (let i = 0; i < 12; i++) expect((await check(under.gateway, 100, wrong)).status).toBe(200);
     // Twelve wrong passwords at Check Gateway did not lock the merchant out.
     const order = `check-${Date.now()}`;
-    const paid = await merchantClient(gateway).put(
-      `/order/${order}/transaction/1`,
-      authorizeBody(),
-    );
+    const paid = await under.api.put(`/order/${order}/transaction/1`, authorizeBody());
     expect(paid.status).toBe(201);
   });
 
   it.each(['0', '101', 'abc'])('refuses version %s as for every other path', async (version) => {
-    const answer = await check(gateway, version);
+    const answer = await check(under.gateway, version);
     expect(answer.status).toBe(400);
     expect(await answer.json()).toMatchObject({
       result: 'ERROR',
@@ -72,7 +66,7 @@ describe('Check Gateway', () => {
   });
 
   it('is a GET: another method is an unknown resource', async () => {
-    const answer = await check(gateway, 100, { method: 'POST' });
+    const answer = await check(under.gateway, 100, { method: 'POST' });
     expect(answer.status).toBe(404);
     expect(((await answer.json()) as any).error.cause).toBe('INVALID_REQUEST');
   });

@@ -42,8 +42,8 @@ describe('the mobile SDKs update a session with the session id as the password',
   const nextOrder = orderIds('mobile-sdk');
   const server = (merchant: MerchantId = 'TESTMERCHANT', version = VERSION) =>
     merchantClient(under.gateway, merchant, version);
-  const url = (rest: string, merchant: MerchantId = 'TESTMERCHANT', version = VERSION) =>
-    `${under.gateway.baseUrl}/api/rest/version/${version}/merchant/${merchant}${rest}`;
+  const url = (rest: string, merchant?: MerchantId, version?: number) =>
+    server(merchant, version).url(rest);
 
   /** The merchant's server makes a session for the app (API password). */
   const newSession = async (merchant: MerchantId = 'TESTMERCHANT'): Promise<string> => {

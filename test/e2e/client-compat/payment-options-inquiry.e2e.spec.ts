@@ -1,5 +1,5 @@
 import { SIMULATOR_CARD_TYPES } from '@gateway/acquirer';
-import { merchantClient, startGateway, type RunningGateway } from '../../support/gateway-process';
+import { merchantClient, orderIds, useGateway } from '../../support/gateway-process';
 
 /**
  * Payment Options Inquiry (behaviour notes): POST …/merchant/{m}/paymentOptionsInquiry, answered
@@ -14,17 +14,11 @@ const inquiry = (number: string, amount = '100.00', currency = 'USD') => ({
   sourceOfFunds: { type: 'CARD', provided: { card: { number } } },
 });
 
-let gateway: RunningGateway;
-let api: ReturnType<typeof merchantClient>;
-beforeAll(async () => {
-  gateway = await startGateway();
-  api = merchantClient(gateway);
-});
-afterAll(() => gateway.stop());
+const under = useGateway();
 
 describe('the options', () => {
   it('answers 200 SUCCESS with operations, card types, browser payment providers, source and currencies', async () => {
-    const answer = await api.post('/paymentOptionsInquiry', {});
+    const answer = await under.api.post('/paymentOptionsInquiry', {});
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       currencies: [{ currency: 'USD' }, { currency: 'EUR' }, { currency: 'GBP' }],
@@ -52,7 +46,7 @@ describe('the options', () => {
   });
 
   it('takes apiOperation PAYMENT_OPTIONS_INQUIRY and echoes correlationId', async () => {
-    const answer = await api.post('/paymentOptionsInquiry', {
+    const answer = await under.api.post('/paymentOptionsInquiry', {
       apiOperation: 'PAYMENT_OPTIONS_INQUIRY',
       correlationId: 'poi-1',
     });
@@ -63,7 +57,7 @@ describe('the options', () => {
 
 describe('the currency-conversion offer', () => {
   it('a EUR card paying USD: 100.00 USD is 94.76 EUR at 0.9476 (0.92 and 3 %)', async () => {
-    const answer = await api.post('/paymentOptionsInquiry', inquiry(EUR_CARD));
+    const answer = await under.api.post('/paymentOptionsInquiry', inquiry(EUR_CARD));
     expect(answer.status).toBe(200);
     expect(answer.body.currencyConversion).toEqual({
       exchangeRateTime: '2026-01-01T00:00:00.000Z',
@@ -78,7 +72,7 @@ describe('the currency-conversion offer', () => {
   });
 
   it('a GBP card paying USD: 59.99 USD is 48.81 GBP at 0.8137 (0.79 and 3 %)', async () => {
-    const answer = await api.post('/paymentOptionsInquiry', inquiry(GBP_CARD, '59.99'));
+    const answer = await under.api.post('/paymentOptionsInquiry', inquiry(GBP_CARD, '59.99'));
     expect(answer.body.currencyConversion).toMatchObject({
       payerAmount: 48.81,
       payerCurrency: 'GBP',
@@ -87,10 +81,10 @@ describe('the currency-conversion offer', () => {
   });
 
   it('the same question gets the same quote: computed from its terms, nothing stored', async () => {
-    const first = await api.post('/paymentOptionsInquiry', inquiry(EUR_CARD, '12.34'));
-    const second = await api.post('/paymentOptionsInquiry', inquiry(EUR_CARD, '12.34'));
+    const first = await under.api.post('/paymentOptionsInquiry', inquiry(EUR_CARD, '12.34'));
+    const second = await under.api.post('/paymentOptionsInquiry', inquiry(EUR_CARD, '12.34'));
     expect(second.body.currencyConversion).toEqual(first.body.currencyConversion);
-    const other = await api.post('/paymentOptionsInquiry', inquiry(EUR_CARD, '12.35'));
+    const other = await under.api.post('/paymentOptionsInquiry', inquiry(EUR_CARD, '12.35'));
     expect(other.body.currencyConversion.requestId).not.toBe(
       first.body.currencyConversion.requestId,
     );
@@ -103,22 +97,24 @@ describe('the currency-conversion offer', () => {
       { sourceOfFunds: { provided: { card: { number: EUR_CARD } } } },
       { order: { amount: '100.00', currency: 'USD' } },
     ]) {
-      const answer = await api.post('/paymentOptionsInquiry', body);
+      const answer = await under.api.post('/paymentOptionsInquiry', body);
       expect(answer.status).toBe(200);
       expect(answer.body.currencyConversion).toBeUndefined();
     }
   });
 
   it('takes the card, amount and currency from a payment session; sent fields win', async () => {
-    const session = (await api.post('/session')).body.session.id as string;
-    const updated = await api.put(`/session/${session}`, inquiry(GBP_CARD, '100.00'));
+    const session = (await under.api.post('/session')).body.session.id as string;
+    const updated = await under.api.put(`/session/${session}`, inquiry(GBP_CARD, '100.00'));
     expect(updated.status).toBe(200);
-    const fromSession = await api.post('/paymentOptionsInquiry', { session: { id: session } });
+    const fromSession = await under.api.post('/paymentOptionsInquiry', {
+      session: { id: session },
+    });
     expect(fromSession.body.currencyConversion).toMatchObject({
       payerCurrency: 'GBP',
       payerAmount: 81.37,
     });
-    const overridden = await api.post('/paymentOptionsInquiry', {
+    const overridden = await under.api.post('/paymentOptionsInquiry', {
       session: { id: session },
       order: { amount: '10.00' },
     });
@@ -127,10 +123,7 @@ describe('the currency-conversion offer', () => {
 });
 
 describe('taking the offer up (issue 15)', () => {
-  const order = (() => {
-    let n = 0;
-    return () => `poi-uptake-${process.pid}-${Date.now()}-${n++}`;
-  })();
+  const order = orderIds('poi-uptake');
   const payment = (apiOperation: string, session: string, requestId: string) => ({
     apiOperation,
     order: { amount: '100.00', currency: 'USD' },
@@ -148,16 +141,16 @@ describe('taking the offer up (issue 15)', () => {
   it.each(['AUTHORIZE', 'PAY'])(
     'a %s naming the quote is refused on currencyConversion.requestId, and nothing is recorded',
     async (apiOperation) => {
-      const session = (await api.post('/session')).body.session.id as string;
+      const session = (await under.api.post('/session')).body.session.id as string;
       const card = { number: EUR_CARD, expiry: { month: '1', year: '39' } };
-      await api.put(`/session/${session}`, { sourceOfFunds: { provided: { card } } });
-      const offer = await api.post('/paymentOptionsInquiry', {
+      await under.api.put(`/session/${session}`, { sourceOfFunds: { provided: { card } } });
+      const offer = await under.api.post('/paymentOptionsInquiry', {
         ...inquiry(EUR_CARD),
         session: { id: session },
       });
       const { requestId } = offer.body.currencyConversion;
       const id = order();
-      const refused = await api.put(
+      const refused = await under.api.put(
         `/order/${id}/transaction/1`,
         payment(apiOperation, session, requestId),
       );
@@ -168,14 +161,14 @@ describe('taking the offer up (issue 15)', () => {
         field: 'currencyConversion.requestId',
         validationType: 'INVALID',
       });
-      expect((await api.get(`/order/${id}`)).status).toBe(404);
+      expect((await under.api.get(`/order/${id}`)).status).toBe(404);
       // The session was not bound to that order: it still pays another, without the quote.
       const { requestId: _quote, ...conversion } = payment(
         apiOperation,
         session,
         requestId,
       ).currencyConversion;
-      const paid = await api.put(`/order/${order()}/transaction/1`, {
+      const paid = await under.api.put(`/order/${order()}/transaction/1`, {
         ...payment(apiOperation, session, requestId),
         currencyConversion: conversion,
       });
@@ -192,9 +185,9 @@ describe('taking the offer up (issue 15)', () => {
         provided: { card: { number: EUR_CARD, expiry: { month: '1', year: '39' } } },
       },
     };
-    const quote = await api.put(`/order/${order()}/transaction/1`, body);
+    const quote = await under.api.put(`/order/${order()}/transaction/1`, body);
     expect(quote.body.error).toMatchObject({ field: 'currencyConversion.requestId' });
-    const malformed = await api.put(`/order/${order()}/transaction/1`, {
+    const malformed = await under.api.put(`/order/${order()}/transaction/1`, {
       ...body,
       order: { amount: '1.0001', currency: 'USD' },
     });
@@ -216,13 +209,13 @@ describe('refusals', () => {
     ['another apiOperation', { apiOperation: 'AUTHORIZE' }, 'apiOperation'],
     ['an unknown session', { session: { id: 'SESSION0000000000000000000000000' } }, 'session.id'],
   ])('%s is INVALID, naming the field', async (_name, body, field) => {
-    const answer = await api.post('/paymentOptionsInquiry', body);
+    const answer = await under.api.post('/paymentOptionsInquiry', body);
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual(refusal(field));
   });
 
   it('a card number is never echoed in an error', async () => {
-    const answer = await api.post('/paymentOptionsInquiry', {
+    const answer = await under.api.post('/paymentOptionsInquiry', {
       sourceOfFunds: { provided: { card: { number: `${EUR_CARD}x` } } },
     });
     expect(answer.status).toBe(400);
@@ -231,20 +224,23 @@ describe('refusals', () => {
   });
 
   it('needs the merchant credentials: none is a 401 with the challenge', async () => {
-    const anonymous = merchantClient(gateway, 'TESTMERCHANT', 100, { authorization: null });
+    const anonymous = merchantClient(under.gateway, 'TESTMERCHANT', 100, { authorization: null });
     const answer = await anonymous.post('/paymentOptionsInquiry', {});
     expect(answer.status).toBe(401);
     expect(answer.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
   });
 
   it('a merchant without an acquirer link is refused as for a payment', async () => {
-    const answer = await merchantClient(gateway, 'LIVEMERCHANT').post('/paymentOptionsInquiry', {});
+    const answer = await merchantClient(under.gateway, 'LIVEMERCHANT').post(
+      '/paymentOptionsInquiry',
+      {},
+    );
     expect(answer.status).toBe(403);
     expect(answer.body.error.cause).toBe('REQUEST_REJECTED');
   });
 
   it('refuses versions outside 1-100 as for other paths', async () => {
-    const answer = await merchantClient(gateway, 'TESTMERCHANT', 101).post(
+    const answer = await merchantClient(under.gateway, 'TESTMERCHANT', 101).post(
       '/paymentOptionsInquiry',
       {},
     );

@@ -22,7 +22,7 @@ import { MerchantRateLimiter } from '../protection/merchant-rate-limiter';
 import { PaymentSessions } from '../session/payment-sessions';
 import { MERCHANT_REGISTRY } from '../tokens';
 import { AuthLockout } from './auth-lockout';
-import { offeredSessionId } from './session-credentials';
+import { offeredSessionId, passwordIn } from './session-credentials';
 
 const SESSION_ID_AS_PASSWORD = 'gateway:sessionIdAsPassword';
 
@@ -188,9 +188,7 @@ export class BasicAuthGuard implements CanActivate {
 /** The password of Basic credentials naming the user `merchant.<merchantId>`, a valid id. */
 function passwordFor(header: string | undefined, merchantId: string): string | undefined {
   if (!header || !/^basic /i.test(header) || merchantIdProblem(merchantId)) return undefined;
-  const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
-  const user = `merchant.${merchantId}:`;
-  return decoded.startsWith(user) ? decoded.slice(user.length) : undefined;
+  return passwordIn(header.slice(6), merchantId);
 }
 
 /** The merchant the guard authenticated. */

@@ -20,6 +20,12 @@ export function offeredSessionId(request: SessionRequest, merchantId: string): s
   if (!header || !sessionId || !version || !/^[0-9]{1,3}$/.test(version)) return undefined;
   if (Number(version) < SESSION_AUTHENTICATION_FROM_VERSION) return undefined;
   const encoded = /^basic /i.test(header) ? header.slice(6) : header;
+  return passwordIn(encoded, merchantId) === sessionId ? sessionId : undefined;
+}
+
+/** The password of base64 credentials naming the user `merchant.<merchantId>`. */
+export function passwordIn(encoded: string, merchantId: string): string | undefined {
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  return decoded === `merchant.${merchantId}:${sessionId}` ? sessionId : undefined;
+  const user = `merchant.${merchantId}:`;
+  return decoded.startsWith(user) ? decoded.slice(user.length) : undefined;
 }

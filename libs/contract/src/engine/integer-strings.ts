@@ -59,10 +59,13 @@ function changedMembers(group: GroupField, object: Record<string, unknown>): unk
 }
 
 /** The list with `convert` applied to each element: the list itself if no element changed. */
-function changedElements(list: unknown[], convert: (element: unknown) => unknown): unknown[] {
+export function changedElements(
+  list: unknown[],
+  convert: (element: unknown, index: number) => unknown,
+): unknown[] {
   let copy: unknown[] | undefined;
   for (let i = 0; i < list.length; i++) {
-    const next = convert(list[i]);
+    const next = convert(list[i], i);
     if (next !== list[i]) (copy ??= list.slice())[i] = next;
   }
   return copy ?? list;

@@ -29,6 +29,9 @@ const MERCHANT = `${VERSION}/merchant/{merchantId}`;
 
 export type Errors = (...statuses: ErrorStatus[]) => Record<string, JsonSchema>;
 
+/** The parameters every path under MERCHANT has. */
+const IN_MERCHANT = [param('version'), param('merchantId')];
+
 const body = (name: string, description: string) => ({
   required: false,
   description,
@@ -72,10 +75,9 @@ const limit = (max: number, fallback: number) => ({
 });
 
 function sessionPaths(errors: Errors): Record<string, JsonSchema> {
-  const common = [param('version'), param('merchantId')];
   return {
     [`${MERCHANT}/session`]: {
-      parameters: common,
+      parameters: IN_MERCHANT,
       post: {
         operationId: 'createSession',
         tags: ['Sessions'],
@@ -90,7 +92,7 @@ function sessionPaths(errors: Errors): Record<string, JsonSchema> {
       },
     },
     [`${MERCHANT}/session/{sessionId}`]: {
-      parameters: [...common, param('sessionId')],
+      parameters: [...IN_MERCHANT, param('sessionId')],
       put: {
         operationId: 'updateSession',
         tags: ['Sessions'],
@@ -119,7 +121,7 @@ function sessionPaths(errors: Errors): Record<string, JsonSchema> {
 function orderPaths(errors: Errors): Record<string, JsonSchema> {
   return {
     [`${MERCHANT}/order`]: {
-      parameters: [param('version'), param('merchantId')],
+      parameters: IN_MERCHANT,
       get: {
         operationId: 'listOrders',
         tags: ['Orders'],
@@ -145,7 +147,7 @@ function orderPaths(errors: Errors): Record<string, JsonSchema> {
       },
     },
     [`${MERCHANT}/events`]: {
-      parameters: [param('version'), param('merchantId')],
+      parameters: IN_MERCHANT,
       get: {
         operationId: 'orderEventFeed',
         tags: ['Orders'],
@@ -174,11 +176,10 @@ function orderPaths(errors: Errors): Record<string, JsonSchema> {
 }
 
 function webhookPaths(errors: Errors): Record<string, JsonSchema> {
-  const common = [param('version'), param('merchantId')];
   const base = `${MERCHANT}/webhook/delivery`;
   return {
     [base]: {
-      parameters: common,
+      parameters: IN_MERCHANT,
       get: {
         operationId: 'listWebhookDeliveries',
         tags: ['Webhooks'],
@@ -201,7 +202,7 @@ function webhookPaths(errors: Errors): Record<string, JsonSchema> {
       },
     },
     [`${base}/{deliveryId}`]: {
-      parameters: [...common, param('deliveryId')],
+      parameters: [...IN_MERCHANT, param('deliveryId')],
       get: {
         operationId: 'showWebhookDelivery',
         tags: ['Webhooks'],
@@ -213,7 +214,7 @@ function webhookPaths(errors: Errors): Record<string, JsonSchema> {
       },
     },
     [`${base}/{deliveryId}/redeliver`]: {
-      parameters: [...common, param('deliveryId')],
+      parameters: [...IN_MERCHANT, param('deliveryId')],
       post: {
         operationId: 'redeliverWebhook',
         tags: ['Webhooks'],
@@ -225,7 +226,7 @@ function webhookPaths(errors: Errors): Record<string, JsonSchema> {
       },
     },
     [`${base}/redeliverDeadLettered`]: {
-      parameters: common,
+      parameters: IN_MERCHANT,
       post: {
         operationId: 'redeliverDeadLetteredWebhooks',
         tags: ['Webhooks'],
@@ -242,7 +243,7 @@ function webhookPaths(errors: Errors): Record<string, JsonSchema> {
 function gatewayPaths(errors: Errors): Record<string, JsonSchema> {
   return {
     [`${MERCHANT}/paymentOptionsInquiry`]: {
-      parameters: [param('version'), param('merchantId')],
+      parameters: IN_MERCHANT,
       post: {
         operationId: 'paymentOptionsInquiry',
         tags: ['Payment options'],
