@@ -1,6 +1,6 @@
 import type { Void } from '../order.commands';
 import { OrderRejection } from '../order.rejection';
-import type { Order, TransactionState } from '../order.state';
+import { findTransaction, type Order, type TransactionState } from '../order.state';
 import { isApproved, type TransactionType } from '../order.types';
 import type { OpensTransaction } from './operation-decider';
 import { processedRecord } from './processed';
@@ -24,7 +24,7 @@ function hasDependants(order: Order, target: TransactionState): boolean {
 }
 
 function voidRejection(request: Void, order: Order): OrderRejection | undefined {
-  const target = order.transactions.find((t) => t.id === request.targetTransactionId);
+  const target = findTransaction(order, request.targetTransactionId);
   const invalid = (why: string) =>
     new OrderRejection(
       'transaction.targetTransactionId',
@@ -46,9 +46,7 @@ export const voidDecider: OpensTransaction<'VOID'> = {
     state.kind === 'NoOrder' ? noSuchOrder(request) : voidRejection(request, state),
   event(command, state, common) {
     const order = state as Order;
-    const target = order.transactions.find(
-      (t) => t.id === command.targetTransactionId,
-    ) as TransactionState;
+    const target = findTransaction(order, command.targetTransactionId) as TransactionState;
     return {
       type: 'VoidProcessed',
       data: processedRecord(command, common, VOID_OF[target.type] as TransactionType, {
