@@ -1,3 +1,4 @@
+import type { Thousandths } from '../../money';
 import type { Void } from '../order.commands';
 import { OrderRejection } from '../order.rejection';
 import { findTransaction, type Order, type TransactionState } from '../order.state';
@@ -39,6 +40,14 @@ function voidRejection(request: Void, order: Order): OrderRejection | undefined 
   return undefined;
 }
 
+/**
+ * What a VOID releases, asked of the acquirer and recorded: the target's amount, or for an
+ * authorization the order's total authorized amount, however updates have changed it.
+ */
+export function voidedAmount(order: Order, target: TransactionState): Thousandths {
+  return target.type === 'AUTHORIZATION' ? order.totals.authorized : target.amount;
+}
+
 /** VOID: cancels an approved, undepended-on transaction of the order, for its whole amount. */
 export const voidDecider: OpensTransaction<'VOID'> = {
   opens: 'transaction',
@@ -50,8 +59,7 @@ export const voidDecider: OpensTransaction<'VOID'> = {
     return {
       type: 'VoidProcessed',
       data: processedRecord(command, common, VOID_OF[target.type] as TransactionType, {
-        // An authorization's void releases the order's total, however updates have changed it.
-        amount: target.type === 'AUTHORIZATION' ? order.totals.authorized : target.amount,
+        amount: voidedAmount(order, target),
         targetTransactionId: target.id,
       }),
     };
