@@ -6,6 +6,7 @@ import {
   useGateway,
   type ApiResponse,
 } from '../support/gateway-process';
+import { invalidRequest } from '../support/invalid-request';
 
 /**
  * UPDATE_AUTHORIZATION over HTTP against the built gateway (issue 15, item 4; behaviour notes,
@@ -25,15 +26,7 @@ const capture = (amount: string) => money('CAPTURE', amount);
 
 function expectRefused(answer: ApiResponse, field: string, explanation: RegExp) {
   expect(answer.status).toBe(400);
-  expect(answer.body).toEqual({
-    result: 'ERROR',
-    error: {
-      cause: 'INVALID_REQUEST',
-      explanation: expect.stringMatching(explanation),
-      field,
-      validationType: 'INVALID',
-    },
-  });
+  expect(answer.body).toEqual(invalidRequest(field, explanation));
 }
 
 /** What the order holds, as Retrieve Order shows it: its transactions and totals. */
