@@ -136,6 +136,10 @@ export const authorized = (id: string, amount: number): OrderEvent => ({
   type: 'AuthorizationProcessed',
   data: recorded('AUTHORIZATION', id, amount, { sourceOfFunds: card }),
 });
+export const declinedAuthorization = (id: string, amount: number): OrderEvent => ({
+  type: 'AuthorizationProcessed',
+  data: recorded('AUTHORIZATION', id, amount, { gatewayCode: 'DECLINED' }),
+});
 export const paid = (id: string, amount: number): OrderEvent => ({
   type: 'PaymentProcessed',
   data: recorded('PAYMENT', id, amount, { sourceOfFunds: card }),

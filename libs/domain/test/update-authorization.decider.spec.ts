@@ -12,6 +12,7 @@ import {
   captured,
   created,
   declined,
+  declinedAuthorization,
   paid,
   recorded,
   T0,
@@ -96,13 +97,7 @@ describe('UPDATE_AUTHORIZATION', () => {
         .thenRejects('transaction.amount'));
 
     it('an order whose authorization was declined', () =>
-      given([
-        created(),
-        {
-          type: 'AuthorizationProcessed',
-          data: recorded('AUTHORIZATION', 't1', 10_000, { gatewayCode: 'DECLINED' }),
-        },
-      ])
+      given([created(), declinedAuthorization('t1', 10_000)])
         .when(update({ transactionId: 'u1', amount: 5_000 }))
         .thenRejects('transaction.amount'));
 
