@@ -16,9 +16,10 @@ import type {
 export const T0 = '2026-11-22T10:00:00.000Z';
 export const at = (minute: number) => `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
+/** A card as the gateway records it (sourceOfFunds.provided.card). */
 const card = {
   type: 'CARD',
-  card: { number: '512345xxxxxx0008', expiry: { month: '1', year: '39' } },
+  provided: { card: { number: '512345xxxxxx0008', expiry: { month: '1', year: '39' } } },
 };
 const ids = { merchantId: 'TESTM', orderId: 'o-1', apiVersion: 100, echo: {} };
 

@@ -8,6 +8,7 @@ import {
 import { given, orderOf } from './decider-spec';
 import {
   approved,
+  authorized,
   capture,
   captured,
   created,
@@ -40,16 +41,6 @@ const update = (
   ...c,
 });
 
-/** An approved authorization of a card, as AUTHORIZE records it. */
-const authorized = (id: string, amount: number): OrderEvent => ({
-  type: 'AuthorizationProcessed',
-  data: recorded('AUTHORIZATION', id, amount, {
-    sourceOfFunds: {
-      type: 'CARD',
-      provided: { card: { number: '512345xxxxxx0008', expiry: { month: '1', year: '39' } } },
-    },
-  }),
-});
 const updated = (id: string, amount: number, gatewayCode = 'APPROVED' as const): OrderEvent => ({
   type: 'AuthorizationUpdateProcessed',
   data: recorded('AUTHORIZATION_UPDATE', id, amount, { gatewayCode }),
