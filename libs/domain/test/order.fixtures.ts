@@ -8,6 +8,7 @@ import type {
   ProcessorOutcome,
   Refund,
   TransactionRecord,
+  UpdateAuthorization,
   Verify,
   Void,
 } from '@gateway/domain';
@@ -78,6 +79,17 @@ export const capture = (
 ): OrderCommand => ({
   ...ids,
   type: 'CAPTURE',
+  currency: 'USD',
+  now: T0,
+  requestHash: `h-${c.transactionId}`,
+  outcome: approved(c.amount),
+  ...c,
+});
+export const updateAuthorization = (
+  c: Partial<Cmd<UpdateAuthorization>> & { transactionId: string; amount: number },
+): OrderCommand => ({
+  ...ids,
+  type: 'UPDATE_AUTHORIZATION',
   currency: 'USD',
   now: T0,
   requestHash: `h-${c.transactionId}`,
