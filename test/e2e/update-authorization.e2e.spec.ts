@@ -1,19 +1,19 @@
 import {
   authorizeBody,
   merchantClient,
+  orderIds,
   startGateway,
+  useGateway,
   type ApiResponse,
-  type RunningGateway,
 } from '../support/gateway-process';
+import { invalidRequest } from '../support/invalid-request';
 
 /**
  * UPDATE_AUTHORIZATION over HTTP against the built gateway (issue 15, item 4; behaviour notes,
  * "Update Authorization"). Run `npm run build` first.
  */
 type Api = ReturnType<typeof merchantClient>;
-const RUN = Date.now().toString(36);
-let seq = 0;
-const newOrder = (what: string) => `upd-${what}-${RUN}-${++seq}`.slice(-40);
+const newOrder = orderIds('upd');
 
 const money = (operation: string, amount: string, extra: Record<string, unknown> = {}) => ({
   apiOperation: operation,
@@ -26,15 +26,7 @@ const capture = (amount: string) => money('CAPTURE', amount);
 
 function expectRefused(answer: ApiResponse, field: string, explanation: RegExp) {
   expect(answer.status).toBe(400);
-  expect(answer.body).toEqual({
-    result: 'ERROR',
-    error: {
-      cause: 'INVALID_REQUEST',
-      explanation: expect.stringMatching(explanation),
-      field,
-      validationType: 'INVALID',
-    },
-  });
+  expect(answer.body).toEqual(invalidRequest(field, explanation));
 }
 
 /** What the order holds, as Retrieve Order shows it: its transactions and totals. */
@@ -50,27 +42,21 @@ async function recorded(api: Api, orderId: string) {
 }
 
 describe('UPDATE_AUTHORIZATION over HTTP', () => {
-  let gateway: RunningGateway;
-  let api: Api;
-  beforeAll(async () => {
-    gateway = await startGateway();
-    api = merchantClient(gateway);
-  });
-  afterAll(() => gateway?.stop());
+  const under = useGateway();
 
   async function authorized(order: string, amount = '100.00') {
-    const answer = await api.put(`/order/${order}/transaction/auth`, authorizeBody(amount));
+    const answer = await under.api.put(`/order/${order}/transaction/auth`, authorizeBody(amount));
     expect(answer.body.result).toBe('SUCCESS');
   }
 
   it('authorize 100, update to 150, capture 150: the order is CAPTURED at 150', async () => {
-    const order = newOrder('up');
+    const order = newOrder();
     await authorized(order);
     const body = update('150.00', {
       transaction: { amount: '150.00', currency: 'USD', reference: 'tip' },
       customer: { email: 'joe@example.com' },
     });
-    const updated = await api.put(`/order/${order}/transaction/upd-1`, body);
+    const updated = await under.api.put(`/order/${order}/transaction/upd-1`, body);
     expect(updated.status).toBe(201);
     expect(updated.body).toMatchObject({
       result: 'SUCCESS',
@@ -96,20 +82,20 @@ describe('UPDATE_AUTHORIZATION over HTTP', () => {
     });
 
     // Retrieve Transaction shows what the operation answered; the identical retry gets it byte for byte.
-    expect((await api.get(`/order/${order}/transaction/upd-1`)).body).toEqual(updated.body);
-    const retry = await api.put(`/order/${order}/transaction/upd-1`, body);
+    expect((await under.api.get(`/order/${order}/transaction/upd-1`)).body).toEqual(updated.body);
+    const retry = await under.api.put(`/order/${order}/transaction/upd-1`, body);
     expect([retry.status, retry.text]).toEqual([201, updated.text]);
     // The same id with another body is refused, naming the id.
     expect(
-      (await api.put(`/order/${order}/transaction/upd-1`, update('160.00'))).body.error.field,
+      (await under.api.put(`/order/${order}/transaction/upd-1`, update('160.00'))).body.error.field,
     ).toBe('transaction.id');
 
-    const captured = await api.put(`/order/${order}/transaction/cap-1`, capture('150.00'));
+    const captured = await under.api.put(`/order/${order}/transaction/cap-1`, capture('150.00'));
     expect(captured.body).toMatchObject({
       result: 'SUCCESS',
       order: { status: 'CAPTURED', totalAuthorizedAmount: 150, totalCapturedAmount: 150 },
     });
-    const retrieved = await api.get(`/order/${order}`);
+    const retrieved = await under.api.get(`/order/${order}`);
     expect(retrieved.body).toMatchObject({
       amount: 150,
       status: 'CAPTURED',
@@ -129,61 +115,61 @@ describe('UPDATE_AUTHORIZATION over HTTP', () => {
   });
 
   it('lowers the total to what is captured, never below it; a refusal stores nothing', async () => {
-    const order = newOrder('down');
+    const order = newOrder();
     await authorized(order);
-    await api.put(`/order/${order}/transaction/cap-1`, capture('60.00'));
+    await under.api.put(`/order/${order}/transaction/cap-1`, capture('60.00'));
     expectRefused(
-      await api.put(`/order/${order}/transaction/upd-1`, update('59.999')),
+      await under.api.put(`/order/${order}/transaction/upd-1`, update('59.999')),
       'transaction.amount',
       /^Value '59\.999' is invalid\. Amount is below the 60 already captured on the order$/,
     );
-    const lowered = await api.put(`/order/${order}/transaction/upd-2`, update('60.00'));
+    const lowered = await under.api.put(`/order/${order}/transaction/upd-2`, update('60.00'));
     expect(lowered.body).toMatchObject({
       result: 'SUCCESS',
       order: { status: 'CAPTURED', amount: 60, totalAuthorizedAmount: 60, totalCapturedAmount: 60 },
     });
-    expect((await recorded(api, order)).ids).toEqual(['auth', 'cap-1', 'upd-2']);
+    expect((await recorded(under.api, order)).ids).toEqual(['auth', 'cap-1', 'upd-2']);
   });
 
   it('is refused on a voided authorization, a declined one, a payment, another currency, no order', async () => {
-    const voided = newOrder('voided');
+    const voided = newOrder();
     await authorized(voided);
-    await api.put(`/order/${voided}/transaction/void-1`, {
+    await under.api.put(`/order/${voided}/transaction/void-1`, {
       apiOperation: 'VOID',
       transaction: { targetTransactionId: 'auth' },
     });
     expectRefused(
-      await api.put(`/order/${voided}/transaction/upd-1`, update('50.00')),
+      await under.api.put(`/order/${voided}/transaction/upd-1`, update('50.00')),
       'transaction.amount',
       /authorization has been voided/,
     );
 
-    const declined = newOrder('declined');
-    await api.put(
+    const declined = newOrder();
+    await under.api.put(
       `/order/${declined}/transaction/auth`,
       authorizeBody('100.00', { month: '5', year: '39' }),
     );
     expectRefused(
-      await api.put(`/order/${declined}/transaction/upd-1`, update('50.00')),
+      await under.api.put(`/order/${declined}/transaction/upd-1`, update('50.00')),
       'transaction.amount',
       /no approved authorization/,
     );
 
-    const paid = newOrder('paid');
-    await api.put(`/order/${paid}/transaction/pay`, {
+    const paid = newOrder();
+    await under.api.put(`/order/${paid}/transaction/pay`, {
       ...authorizeBody('100.00'),
       apiOperation: 'PAY',
     });
     expectRefused(
-      await api.put(`/order/${paid}/transaction/upd-1`, update('120.00')),
+      await under.api.put(`/order/${paid}/transaction/upd-1`, update('120.00')),
       'transaction.amount',
       /no approved authorization/,
     );
 
-    const euros = newOrder('currency');
+    const euros = newOrder();
     await authorized(euros);
     expectRefused(
-      await api.put(`/order/${euros}/transaction/upd-1`, {
+      await under.api.put(`/order/${euros}/transaction/upd-1`, {
         apiOperation: 'UPDATE_AUTHORIZATION',
         transaction: { amount: '120.00', currency: 'EUR' },
       }),
@@ -191,18 +177,18 @@ describe('UPDATE_AUTHORIZATION over HTTP', () => {
       /order's currency is USD/,
     );
 
-    const missing = await api.put(`/order/${newOrder('none')}/transaction/upd-1`, update('1.00'));
+    const missing = await under.api.put(`/order/${newOrder()}/transaction/upd-1`, update('1.00'));
     expect(missing.body.error).toMatchObject({ cause: 'INVALID_REQUEST', field: 'order.id' });
 
     for (const order of [voided, declined, paid, euros])
-      expect((await recorded(api, order)).types).not.toContain('AUTHORIZATION_UPDATE');
+      expect((await recorded(under.api, order)).types).not.toContain('AUTHORIZATION_UPDATE');
   });
 
   it('a decline or a block leaves the total unchanged', async () => {
-    const order = newOrder('decline');
+    const order = newOrder();
     await authorized(order);
     // As AUTHORIZE without acceptPartialAmount: an amount whose thousandths are 777 is declined.
-    const declined = await api.put(`/order/${order}/transaction/upd-1`, update('150.777'));
+    const declined = await under.api.put(`/order/${order}/transaction/upd-1`, update('150.777'));
     expect(declined.status).toBe(201);
     expect(declined.body).toMatchObject({
       result: 'FAILURE',
@@ -210,7 +196,7 @@ describe('UPDATE_AUTHORIZATION over HTTP', () => {
       order: { status: 'AUTHORIZED', amount: 100, totalAuthorizedAmount: 100 },
       transaction: { type: 'AUTHORIZATION_UPDATE', amount: 150.777 },
     });
-    const blocked = await api.put(
+    const blocked = await under.api.put(
       `/order/${order}/transaction/upd-2`,
       update('150.00', { customer: { email: 'risk-reject@example.com' } }),
     );
@@ -221,20 +207,20 @@ describe('UPDATE_AUTHORIZATION over HTTP', () => {
       order: { totalAuthorizedAmount: 100 },
     });
     expectRefused(
-      await api.put(`/order/${order}/transaction/cap-1`, capture('100.001')),
+      await under.api.put(`/order/${order}/transaction/cap-1`, capture('100.001')),
       'transaction.amount',
       /exceeds the 100 authorized/,
     );
   });
 
   it('is accepted at every API version, one shape for all', async () => {
-    const order = newOrder('versions');
+    const order = newOrder();
     await authorized(order);
     for (const [version, amount] of [
       [1, '110.00'],
       [39, '120.00'],
     ] as const) {
-      const answer = await merchantClient(gateway, 'TESTMERCHANT', version).put(
+      const answer = await merchantClient(under.gateway, 'TESTMERCHANT', version).put(
         `/order/${order}/transaction/upd-v${version}`,
         update(amount),
       );
@@ -249,12 +235,12 @@ describe('UPDATE_AUTHORIZATION over HTTP', () => {
         ['50.00', '80.00'],
         ['150.00', '120.00'],
       ].flatMap(([total, captured]) =>
-        [0, 1, 2].map(async (n) => {
-          const order = newOrder(`race${n}`);
+        [0, 1, 2].map(async () => {
+          const order = newOrder();
           await authorized(order);
           const [u, c] = await Promise.all([
-            api.put(`/order/${order}/transaction/upd`, update(total)),
-            api.put(`/order/${order}/transaction/cap`, capture(captured)),
+            under.api.put(`/order/${order}/transaction/upd`, update(total)),
+            under.api.put(`/order/${order}/transaction/cap`, capture(captured)),
           ]);
           return { order, lowered: total === '50.00', u, c };
         }),
@@ -268,7 +254,7 @@ describe('UPDATE_AUTHORIZATION over HTTP', () => {
       // Lowered below the capture: whichever came second was refused. Raised: the update always succeeds.
       if (lowered) expect([u.status, c.status].sort()).toEqual([201, 400]);
       else expect(u.status).toBe(201);
-      const stored = await recorded(api, order);
+      const stored = await recorded(under.api, order);
       expect(stored.captured).toBeLessThanOrEqual(stored.authorized);
       // What was answered is what is stored: a refused request left nothing.
       const answered = [u.status === 201 && 'upd', c.status === 201 && 'cap'].filter(Boolean);
@@ -283,7 +269,7 @@ describe('UPDATE_AUTHORIZATION on two processes sharing a data directory', () =>
     // Started after the first, so both read the same keys; it folds the order from the stored events.
     const second = await startGateway(first.dataDir);
     try {
-      const order = newOrder('two-proc');
+      const order = newOrder();
       const body = update('150.00');
       const api = merchantClient(first);
       await api.put(`/order/${order}/transaction/auth`, authorizeBody('100.00'));

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { requestHead } from './raw-connections';
-import { parseAnswerBody, type RawAnswer } from './raw-http';
+import { headersOf, parseAnswerBody, type RawAnswer } from './raw-http';
 
 /**
  * One keep-alive TCP connection that sends requests one after another and reads each answer, as
@@ -35,11 +35,7 @@ export function openKeepAlive(
       const end = buffered.indexOf('\r\n\r\n');
       if (!waiting || end < 0) return;
       const [statusLine, ...lines] = buffered.subarray(0, end).toString('latin1').split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
+      const headers = headersOf(lines);
       const length = Number(headers['content-length']);
       if (!Number.isInteger(length))
         return waiting.fail(new Error(`no Content-Length: ${statusLine}`));

@@ -85,14 +85,20 @@ export function sendRawBytes(baseUrl: string, bytes: Buffer | string): Promise<R
       const [statusLine, ...lines] = head.split('\r\n');
       const status = /^HTTP\/1\.1 (\d{3}) /.exec(statusLine);
       if (!status) return reject(new Error(`not an HTTP answer: ${JSON.stringify(text)}`));
-      const headers: IncomingHttpHeaders = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      resolve({ status: Number(status[1]), headers, body: parseAnswerBody(rest.join('\r\n\r\n')) });
+      const body = parseAnswerBody(rest.join('\r\n\r\n'));
+      resolve({ status: Number(status[1]), headers: headersOf(lines), body });
     });
   });
+}
+
+/** An answer's header lines (after the status line) as headers, names lower-cased. */
+export function headersOf(lines: readonly string[]): IncomingHttpHeaders {
+  const headers: IncomingHttpHeaders = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return headers;
 }
 
 /** An answer's body: its JSON, or its text when it is not JSON. */

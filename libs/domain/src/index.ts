@@ -8,6 +8,7 @@ export * from './order/order.rejection';
 export * from './order/order.state';
 export * from './order/order.decide';
 export { authorizedCardOf } from './order/operations/update-authorization.decide';
+export { voidedAmount } from './order/operations/void.decide';
 export * from './order/order.decider';
 export * from './order/order.stream';
 export * from './order/authentication.types';

@@ -14,7 +14,7 @@ import {
   threeDs,
 } from './authentication.fixtures';
 import { given, orderOf } from './decider-spec';
-import { authorize, card, created, pay, recorded } from './order.fixtures';
+import { authorize, card, created, declinedAuthorization, pay, recorded } from './order.fixtures';
 
 const statusAfter = (events: OrderEvent[]) => {
   const order = orderOf(foldOrder(events));
@@ -69,13 +69,7 @@ describe('3-D Secure authentication', () => {
     });
 
     it('may follow a declined payment on the same order, with a new transaction id', () =>
-      given([
-        created(),
-        {
-          type: 'AuthorizationProcessed',
-          data: recorded('AUTHORIZATION', 't1', 1_000, { gatewayCode: 'DECLINED' }),
-        },
-      ])
+      given([created(), declinedAuthorization('t1', 1_000)])
         .when(initiate())
         .then([initiated()]));
 
@@ -151,13 +145,7 @@ describe('3-D Secure authentication', () => {
         .thenRejects('transaction.id'));
 
     it('on a payment transaction id is refused naming transaction.id', () =>
-      given([
-        created(),
-        {
-          type: 'AuthorizationProcessed',
-          data: recorded('AUTHORIZATION', 'a1', 1_000, { gatewayCode: 'DECLINED' }),
-        },
-      ])
+      given([created(), declinedAuthorization('a1', 1_000)])
         .when(authenticatePayer({ kind: 'challenge', challenge }))
         .thenRejects('transaction.id'));
 

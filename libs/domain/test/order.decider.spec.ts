@@ -1,6 +1,7 @@
 import { foldOrder, type OrderState } from '@gateway/domain';
 import { given } from './decider-spec';
 import {
+  approved,
   authorize,
   authorized,
   capture,
@@ -8,13 +9,13 @@ import {
   card,
   created,
   declined,
-  approved,
+  declinedAuthorization,
   paid,
   pay,
   recorded,
-  T0,
   refund,
   refunded,
+  T0,
   verify,
   voided,
   voidTx,
@@ -129,13 +130,7 @@ describe('Order decider', () => {
         ]));
 
     it('after a decline the merchant may authorize again with a new transaction id', () =>
-      given([
-        created(),
-        {
-          type: 'AuthorizationProcessed',
-          data: recorded('AUTHORIZATION', 't1', 10_000, { gatewayCode: 'DECLINED' }),
-        },
-      ])
+      given([created(), declinedAuthorization('t1', 10_000)])
         .when(authorize({ transactionId: 't2', amount: 10_000 }))
         .then([authorized('t2', 10_000)]));
 
@@ -188,13 +183,7 @@ describe('Order decider', () => {
         .thenRejects('transaction.amount'));
 
     it('rejects a capture on a declined order', () =>
-      given([
-        created(),
-        {
-          type: 'AuthorizationProcessed',
-          data: recorded('AUTHORIZATION', 't1', 10_000, { gatewayCode: 'DECLINED' }),
-        },
-      ])
+      given([created(), declinedAuthorization('t1', 10_000)])
         .when(capture({ transactionId: 'c1', amount: 1_000 }))
         .thenRejects('transaction.amount'));
 
@@ -308,13 +297,7 @@ describe('Order decider', () => {
       given([created(), authorized('t1', 10_000)])
         .when(voidTx({ transactionId: 'v1', targetTransactionId: 'nope' }))
         .thenRejects('transaction.targetTransactionId');
-      given([
-        created(),
-        {
-          type: 'AuthorizationProcessed',
-          data: recorded('AUTHORIZATION', 't1', 10_000, { gatewayCode: 'DECLINED' }),
-        },
-      ])
+      given([created(), declinedAuthorization('t1', 10_000)])
         .when(voidTx({ transactionId: 'v1', targetTransactionId: 't1' }))
         .thenRejects('transaction.targetTransactionId');
     });
@@ -408,13 +391,7 @@ describe('Order decider', () => {
       },
       {
         name: 'declined first transaction',
-        events: [
-          created(),
-          {
-            type: 'AuthorizationProcessed',
-            data: recorded('AUTHORIZATION', 't1', 10_000, { gatewayCode: 'DECLINED' }),
-          },
-        ],
+        events: [created(), declinedAuthorization('t1', 10_000)],
         status: 'FAILED',
         totals: [0, 0, 0],
       },

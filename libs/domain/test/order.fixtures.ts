@@ -8,6 +8,7 @@ import type {
   ProcessorOutcome,
   Refund,
   TransactionRecord,
+  UpdateAuthorization,
   Verify,
   Void,
 } from '@gateway/domain';
@@ -16,9 +17,10 @@ import type {
 export const T0 = '2026-11-22T10:00:00.000Z';
 export const at = (minute: number) => `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
+/** A card as the gateway records it (sourceOfFunds.provided.card). */
 const card = {
   type: 'CARD',
-  card: { number: '512345xxxxxx0008', expiry: { month: '1', year: '39' } },
+  provided: { card: { number: '512345xxxxxx0008', expiry: { month: '1', year: '39' } } },
 };
 const ids = { merchantId: 'TESTM', orderId: 'o-1', apiVersion: 100, echo: {} };
 
@@ -83,6 +85,17 @@ export const capture = (
   outcome: approved(c.amount),
   ...c,
 });
+export const updateAuthorization = (
+  c: Partial<Cmd<UpdateAuthorization>> & { transactionId: string; amount: number },
+): OrderCommand => ({
+  ...ids,
+  type: 'UPDATE_AUTHORIZATION',
+  currency: 'USD',
+  now: T0,
+  requestHash: `h-${c.transactionId}`,
+  outcome: approved(c.amount),
+  ...c,
+});
 export const refund = (
   c: Partial<Cmd<Refund>> & { transactionId: string; amount: number },
 ): OrderCommand => ({
@@ -135,6 +148,10 @@ export function recorded(
 export const authorized = (id: string, amount: number): OrderEvent => ({
   type: 'AuthorizationProcessed',
   data: recorded('AUTHORIZATION', id, amount, { sourceOfFunds: card }),
+});
+export const declinedAuthorization = (id: string, amount: number): OrderEvent => ({
+  type: 'AuthorizationProcessed',
+  data: recorded('AUTHORIZATION', id, amount, { gatewayCode: 'DECLINED' }),
 });
 export const paid = (id: string, amount: number): OrderEvent => ({
   type: 'PaymentProcessed',

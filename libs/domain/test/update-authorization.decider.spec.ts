@@ -1,57 +1,22 @@
-import {
-  foldOrder,
-  type OrderCommand,
-  type OrderEvent,
-  type ProcessorOutcome,
-  type UpdateAuthorization,
-} from '@gateway/domain';
+import { foldOrder, type OrderEvent } from '@gateway/domain';
 import { given, orderOf } from './decider-spec';
 import {
-  approved,
+  authorized,
   capture,
   captured,
   created,
   declined,
+  declinedAuthorization,
   paid,
   recorded,
-  T0,
+  updateAuthorization,
   voided,
   voidTx,
 } from './order.fixtures';
 
-/** UPDATE_AUTHORIZATION (behaviour notes, "Update Authorization"): the order's new total authorized amount. */
-const update = (
-  c: Partial<Omit<UpdateAuthorization, 'type'>> & {
-    transactionId: string;
-    amount: number;
-    outcome?: ProcessorOutcome;
-  },
-): OrderCommand => ({
-  merchantId: 'TESTM',
-  orderId: 'o-1',
-  apiVersion: 100,
-  echo: {},
-  type: 'UPDATE_AUTHORIZATION',
-  currency: 'USD',
-  now: T0,
-  requestHash: `h-${c.transactionId}`,
-  outcome: approved(c.amount),
-  ...c,
-});
-
-/** An approved authorization of a card, as AUTHORIZE records it. */
-const authorized = (id: string, amount: number): OrderEvent => ({
-  type: 'AuthorizationProcessed',
-  data: recorded('AUTHORIZATION', id, amount, {
-    sourceOfFunds: {
-      type: 'CARD',
-      provided: { card: { number: '512345xxxxxx0008', expiry: { month: '1', year: '39' } } },
-    },
-  }),
-});
-const updated = (id: string, amount: number, gatewayCode = 'APPROVED' as const): OrderEvent => ({
+const updated = (id: string, amount: number): OrderEvent => ({
   type: 'AuthorizationUpdateProcessed',
-  data: recorded('AUTHORIZATION_UPDATE', id, amount, { gatewayCode }),
+  data: recorded('AUTHORIZATION_UPDATE', id, amount),
 });
 const updateDeclined: OrderEvent = {
   type: 'AuthorizationUpdateProcessed',
@@ -61,54 +26,49 @@ const updateDeclined: OrderEvent = {
   }),
 };
 
+/** UPDATE_AUTHORIZATION (behaviour notes, "Update Authorization"): the order's new total authorized amount. */
 describe('UPDATE_AUTHORIZATION', () => {
   describe('decides', () => {
     it('a higher total', () =>
       given([created(), authorized('t1', 10_000)])
-        .when(update({ transactionId: 'u1', amount: 15_000 }))
+        .when(updateAuthorization({ transactionId: 'u1', amount: 15_000 }))
         .then([updated('u1', 15_000)]));
 
     it('a lower total, down to what is captured', () =>
       given([created(), authorized('t1', 10_000), captured('c1', 6_000)])
-        .when(update({ transactionId: 'u1', amount: 6_000 }))
+        .when(updateAuthorization({ transactionId: 'u1', amount: 6_000 }))
         .then([updated('u1', 6_000)]));
 
     it('a decline, recorded as asked', () =>
       given([created(), authorized('t1', 10_000)])
-        .when(update({ transactionId: 'u1', amount: 15_000, outcome: declined() }))
+        .when(updateAuthorization({ transactionId: 'u1', amount: 15_000, outcome: declined() }))
         .then([updateDeclined]));
   });
 
   describe('refuses', () => {
     it('a total below the captured total', () =>
       given([created(), authorized('t1', 10_000), captured('c1', 6_000)])
-        .when(update({ transactionId: 'u1', amount: 5_999 }))
+        .when(updateAuthorization({ transactionId: 'u1', amount: 5_999 }))
         .thenRejects('transaction.amount'));
 
     it('a total of zero', () =>
       given([created(), authorized('t1', 10_000)])
-        .when(update({ transactionId: 'u1', amount: 0 }))
+        .when(updateAuthorization({ transactionId: 'u1', amount: 0 }))
         .thenRejects('transaction.amount'));
 
     it('an order whose authorization was voided', () =>
       given([created(), authorized('t1', 10_000), voided('v1', 'VOID_AUTHORIZATION', 10_000, 't1')])
-        .when(update({ transactionId: 'u1', amount: 5_000 }))
+        .when(updateAuthorization({ transactionId: 'u1', amount: 5_000 }))
         .thenRejects('transaction.amount'));
 
     it('an order whose authorization was declined', () =>
-      given([
-        created(),
-        {
-          type: 'AuthorizationProcessed',
-          data: recorded('AUTHORIZATION', 't1', 10_000, { gatewayCode: 'DECLINED' }),
-        },
-      ])
-        .when(update({ transactionId: 'u1', amount: 5_000 }))
+      given([created(), declinedAuthorization('t1', 10_000)])
+        .when(updateAuthorization({ transactionId: 'u1', amount: 5_000 }))
         .thenRejects('transaction.amount'));
 
     it('an order paid at once (a payment is no authorization to update)', () =>
       given([created(), paid('p1', 10_000)])
-        .when(update({ transactionId: 'u1', amount: 12_000 }))
+        .when(updateAuthorization({ transactionId: 'u1', amount: 12_000 }))
         .thenRejects('transaction.amount'));
 
     it('an authorization of an account rather than a card', () =>
@@ -119,17 +79,17 @@ describe('UPDATE_AUTHORIZATION', () => {
           data: recorded('AUTHORIZATION', 't1', 10_000, { sourceOfFunds: { type: 'ACH' } }),
         },
       ])
-        .when(update({ transactionId: 'u1', amount: 12_000 }))
+        .when(updateAuthorization({ transactionId: 'u1', amount: 12_000 }))
         .thenRejects('transaction.amount'));
 
     it('another currency than the order’s', () =>
       given([created(), authorized('t1', 10_000)])
-        .when(update({ transactionId: 'u1', amount: 12_000, currency: 'EUR' }))
+        .when(updateAuthorization({ transactionId: 'u1', amount: 12_000, currency: 'EUR' }))
         .thenRejects('transaction.currency'));
 
     it('an order that does not exist', () =>
       given([])
-        .when(update({ transactionId: 'u1', amount: 12_000 }))
+        .when(updateAuthorization({ transactionId: 'u1', amount: 12_000 }))
         .thenRejects('order.id'));
 
     it('a capture beyond the updated total', () =>

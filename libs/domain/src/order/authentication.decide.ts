@@ -7,7 +7,7 @@ import {
 } from './authentication.types';
 import type { Authorize, Pay } from './order.commands';
 import { OrderRejection } from './order.rejection';
-import type { OrderState, TransactionState } from './order.state';
+import { findTransaction, type OrderState, type TransactionState } from './order.state';
 import { isSameCard, type GatewayCode } from './order.types';
 
 /**
@@ -24,7 +24,7 @@ export function initiatedAuthentication(
       `Order '${request.orderId}' does not exist. Send INITIATE_AUTHENTICATION on the same order and transaction ids first`,
     );
   }
-  const tx = state.transactions.find((t) => t.id === request.transactionId);
+  const tx = findTransaction(state, request.transactionId);
   if (!tx?.authentication?.status) {
     return new OrderRejection(
       'transaction.id',
@@ -43,7 +43,7 @@ export function proofRejection(
   if (cited === undefined) return undefined;
   const invalid = (why: string) =>
     new OrderRejection('authentication.transactionId', `Value '${cited}' is invalid. ${why}`);
-  const tx = state.kind === 'Order' ? state.transactions.find((t) => t.id === cited) : undefined;
+  const tx = findTransaction(state, cited);
   const authentication = tx?.authentication;
   if (!tx || !authentication)
     return invalid('It must name a 3-D Secure authentication of this order');
@@ -69,8 +69,7 @@ export function threeDSecureIdRejection(
 ): OrderRejection | undefined {
   const named = request.threeDSecureId;
   if (named === undefined) return undefined;
-  const tx = state.kind === 'Order' ? state.transactions.find((t) => t.id === named) : undefined;
-  return tx?.authentication
+  return findTransaction(state, named)?.authentication
     ? undefined
     : new OrderRejection(
         '3DSecureId',
@@ -106,8 +105,8 @@ function citedAuthentication(
   request: Authorize | Pay,
   state: OrderState,
 ): TransactionState | undefined {
-  if (request.authenticationTransactionId === undefined || state.kind !== 'Order') return undefined;
-  return state.transactions.find((t) => t.id === request.authenticationTransactionId);
+  const cited = request.authenticationTransactionId;
+  return cited === undefined ? undefined : findTransaction(state, cited);
 }
 
 /** A completed authentication's status, result and recommendation. */

@@ -5,7 +5,7 @@ import type {
 } from './browser-payment.commands';
 import type { BrowserPaymentRecord } from './browser-payment.types';
 import { OrderRejection } from './order.rejection';
-import type { Order, OrderState, TransactionState } from './order.state';
+import { findTransaction, type Order, type OrderState, type TransactionState } from './order.state';
 
 type BrowserPaymentStep = RedirectToProvider | ReturnFromProvider | ConfirmBrowserPayment;
 
@@ -20,7 +20,7 @@ function initiatedBrowserPayment(
 ): OrderRejection | { readonly tx: TransactionState; readonly record: BrowserPaymentRecord } {
   if (state.kind === 'NoOrder')
     return new OrderRejection('order.id', `Order '${request.orderId}' does not exist`);
-  const tx = state.transactions.find((t) => t.id === request.transactionId);
+  const tx = findTransaction(state, request.transactionId);
   if (!tx?.browserPayment) {
     return new OrderRejection(
       'transaction.id',
@@ -45,7 +45,7 @@ export function browserPaymentStepRejection(
 
 /** The browser payment of a step the order's rules have accepted. */
 export function acceptedBrowserPayment(order: Order, transactionId: string) {
-  const tx = order.transactions.find((t) => t.id === transactionId) as TransactionState;
+  const tx = findTransaction(order, transactionId) as TransactionState;
   return { tx, record: tx.browserPayment as BrowserPaymentRecord };
 }
 

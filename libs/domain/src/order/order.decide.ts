@@ -1,7 +1,7 @@
 import type { DeciderCommand, OrderRequest, RequestBase } from './order.commands';
 import type { OrderEvent } from './order.events';
 import { OrderRejection } from './order.rejection';
-import type { Order, OrderState, TransactionState } from './order.state';
+import { findTransaction, type Order, type OrderState } from './order.state';
 import type {
   OpensTransaction,
   OperationDecider,
@@ -54,15 +54,6 @@ export function answeredWithoutAsking(
   const branch = branchOf(request.type);
   return branch.opens === 'transaction'
     ? branch.answeredWithoutAsking?.(request, state)
-    : undefined;
-}
-
-export function findTransaction(
-  state: OrderState,
-  transactionId: string,
-): TransactionState | undefined {
-  return state.kind === 'Order'
-    ? state.transactions.find((t) => t.id === transactionId)
     : undefined;
 }
 

@@ -104,6 +104,16 @@ export function evolveAll(state: OrderState, events: readonly OrderEvent[]): Ord
   return folding ? orderOf(folding) : state;
 }
 
+/** The order's transaction of this id; none before the order exists. */
+export function findTransaction(
+  state: OrderState | Order,
+  transactionId: string,
+): TransactionState | undefined {
+  return 'transactions' in state
+    ? state.transactions.find((t) => t.id === transactionId)
+    : undefined;
+}
+
 /** The number of the order's transactions, without building the list. */
 export function transactionCountOf(order: Order): number {
   return POSITIONS.get(order)?.count ?? order.transactions.length;

@@ -1,4 +1,4 @@
-import { findTransaction, type Void } from '@gateway/domain';
+import { findTransaction, voidedAmount, type Order, type Void } from '@gateway/domain';
 import { requiredString } from '../../transaction/body-fields';
 import { askAcquirer } from '../acquirer.ask';
 import { referenceOf, requestBase } from '../request-base';
@@ -15,12 +15,9 @@ export const voidTransaction: OperationSlice<Parsed<Void>> = {
     },
   }),
   ask({ request }, ctx) {
-    // The check stage has made sure the target exists.
+    // The check stage has made sure the order and the target exist.
     const target = findTransaction(ctx.state, request.targetTransactionId)!;
-    return askAcquirer(
-      request,
-      { operation: 'VOID', amount: target.amount, currency: target.currency },
-      ctx,
-    );
+    const amount = voidedAmount(ctx.state as Order, target);
+    return askAcquirer(request, { operation: 'VOID', amount, currency: target.currency }, ctx);
   },
 };

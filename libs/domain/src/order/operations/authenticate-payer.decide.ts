@@ -3,7 +3,7 @@ import type { AuthenticationRecord } from '../authentication.types';
 import type { AuthenticatePayer } from '../authentication.commands';
 import type { TransactionRevision } from '../order.events';
 import { OrderRejection } from '../order.rejection';
-import type { OrderState } from '../order.state';
+import { findTransaction, type OrderState } from '../order.state';
 import { isSameCard } from '../order.types';
 import type { ContinuesTransaction } from './operation-decider';
 
@@ -52,7 +52,7 @@ export const authenticatePayerDecider: ContinuesTransaction<'AUTHENTICATE_PAYER'
   opens: 'step',
   rejection: authenticatePayerRejection,
   decide(command, order) {
-    const tx = order.transactions.find((t) => t.id === command.transactionId)!;
+    const tx = findTransaction(order, command.transactionId)!;
     const before = tx.authentication as AuthenticationRecord;
     const sessionId = command.sessionId ?? before.sessionId;
     const step: Omit<TransactionRevision, 'gatewayCode' | 'authentication'> = {

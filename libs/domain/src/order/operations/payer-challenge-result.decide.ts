@@ -1,5 +1,6 @@
 import { completed, gatewayCodeOf, initiatedAuthentication } from '../authentication.decide';
 import { OrderRejection } from '../order.rejection';
+import { findTransaction } from '../order.state';
 import type { ContinuesTransaction } from './operation-decider';
 
 /** The payer's answer on the ACS challenge page: completes only a pending challenge. */
@@ -14,7 +15,7 @@ export const payerChallengeResultDecider: ContinuesTransaction<'PAYER_CHALLENGE_
       : new OrderRejection('transaction.id', `The challenge is no longer pending (${status})`);
   },
   decide(command, order) {
-    const tx = order.transactions.find((t) => t.id === command.transactionId)!;
+    const tx = findTransaction(order, command.transactionId)!;
     const { result, encryptedData } = command.outcome;
     return [
       {

@@ -4,6 +4,7 @@ import {
   proofRejection,
   threeDSecureIdRejection,
 } from '../authentication.decide';
+import { forbidsPayment } from '../authentication.types';
 import type { Authorize, Pay } from '../order.commands';
 import type { TransactionRecord } from '../order.events';
 import type { OrderRejection } from '../order.rejection';
@@ -54,8 +55,9 @@ export function paymentRecord(
     ...approvedOf(command, command.amount),
     sourceOfFunds: command.sourceOfFunds,
     ...(proof ? { proof } : {}),
-    // The issuer asked not to proceed (behaviour notes, 3-D Secure flow): never approved.
-    ...(paymentForbiddenByAuthentication(command, state)
+    // The issuer asked not to proceed (behaviour notes, 3-D Secure flow): never approved, whatever
+    // the command carries. Read from the proof: the cited authentication is looked up once.
+    ...(proof && forbidsPayment(proof.status)
       ? { gatewayCode: 'AUTHENTICATION_FAILED' as const, amount: command.amount }
       : {}),
   });

@@ -1,6 +1,11 @@
 import type { Refund } from '../order.commands';
 import { OrderRejection } from '../order.rejection';
-import type { Order, OrderState, TransactionState } from '../order.state';
+import {
+  findTransaction,
+  type Order,
+  type OrderState,
+  type TransactionState,
+} from '../order.state';
 import { isApproved } from '../order.types';
 import type { OpensTransaction } from './operation-decider';
 import { processedRecord } from './processed';
@@ -27,7 +32,7 @@ function refundRejection(request: Refund, state: OrderState): OrderRejection | u
     );
   }
   if (request.targetTransactionId !== undefined) {
-    const target = state.transactions.find((t) => t.id === request.targetTransactionId);
+    const target = findTransaction(state, request.targetTransactionId);
     if (!target || !isRefundable(target)) {
       return new OrderRejection(
         'transaction.targetTransactionId',

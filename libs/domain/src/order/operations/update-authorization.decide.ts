@@ -11,7 +11,7 @@ import { noSuchOrder } from './rejections';
  * The order's approved authorization, voided or not. An order holds at most one: once one is
  * approved the order takes no new AUTHORIZE, and a voided one leaves it CANCELLED.
  */
-export function authorizationOf(order: Order): TransactionState | undefined {
+function authorizationOf(order: Order): TransactionState | undefined {
   return order.transactions.find((t) => t.type === 'AUTHORIZATION' && isApproved(t.gatewayCode));
 }
 

@@ -1,6 +1,7 @@
+import type { Thousandths } from '../../money';
 import type { Void } from '../order.commands';
 import { OrderRejection } from '../order.rejection';
-import type { Order, TransactionState } from '../order.state';
+import { findTransaction, type Order, type TransactionState } from '../order.state';
 import { isApproved, type TransactionType } from '../order.types';
 import type { OpensTransaction } from './operation-decider';
 import { processedRecord } from './processed';
@@ -24,7 +25,7 @@ function hasDependants(order: Order, target: TransactionState): boolean {
 }
 
 function voidRejection(request: Void, order: Order): OrderRejection | undefined {
-  const target = order.transactions.find((t) => t.id === request.targetTransactionId);
+  const target = findTransaction(order, request.targetTransactionId);
   const invalid = (why: string) =>
     new OrderRejection(
       'transaction.targetTransactionId',
@@ -39,6 +40,14 @@ function voidRejection(request: Void, order: Order): OrderRejection | undefined 
   return undefined;
 }
 
+/**
+ * What a VOID releases, asked of the acquirer and recorded: the target's amount, or for an
+ * authorization the order's total authorized amount, however updates have changed it.
+ */
+export function voidedAmount(order: Order, target: TransactionState): Thousandths {
+  return target.type === 'AUTHORIZATION' ? order.totals.authorized : target.amount;
+}
+
 /** VOID: cancels an approved, undepended-on transaction of the order, for its whole amount. */
 export const voidDecider: OpensTransaction<'VOID'> = {
   opens: 'transaction',
@@ -46,14 +55,11 @@ export const voidDecider: OpensTransaction<'VOID'> = {
     state.kind === 'NoOrder' ? noSuchOrder(request) : voidRejection(request, state),
   event(command, state, common) {
     const order = state as Order;
-    const target = order.transactions.find(
-      (t) => t.id === command.targetTransactionId,
-    ) as TransactionState;
+    const target = findTransaction(order, command.targetTransactionId) as TransactionState;
     return {
       type: 'VoidProcessed',
       data: processedRecord(command, common, VOID_OF[target.type] as TransactionType, {
-        // An authorization's void releases the order's total, however updates have changed it.
-        amount: target.type === 'AUTHORIZATION' ? order.totals.authorized : target.amount,
+        amount: voidedAmount(order, target),
         targetTransactionId: target.id,
       }),
     };

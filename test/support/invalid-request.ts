@@ -1,0 +1,15 @@
+/**
+ * The spec's error body for a request refused as INVALID, naming `field`, for `toEqual`: its
+ * explanation matching the pattern when one is given, any string otherwise.
+ */
+export function invalidRequest(field: string, explanation?: RegExp) {
+  return {
+    result: 'ERROR',
+    error: {
+      cause: 'INVALID_REQUEST',
+      explanation: explanation ? expect.stringMatching(explanation) : expect.any(String),
+      field,
+      validationType: 'INVALID',
+    },
+  };
+}
