@@ -244,6 +244,8 @@ interface ModelTx {
   voided: boolean;
   /** For voids: the transaction voided; for refunds: filled in from the event (the domain picks it). */
   target?: string;
+  /** For refunds: what it took from each capture or payment (the domain spreads an unnamed one). */
+  parts?: readonly { readonly id: string; readonly amount: number }[];
   readonly standalone: boolean;
 }
 
@@ -275,9 +277,12 @@ class Model {
       .filter((t) => t.standalone)
       .reduce((s, t) => s + t.amount, 0);
   }
-  /** Live (approved, unvoided) refunds that name this capture or payment. */
-  refundsOf(id: string): ModelTx[] {
-    return this.live(['REFUND']).filter((t) => t.target === id);
+  /** What live (approved, unvoided) refunds took from this capture or payment. */
+  refundedFrom(id: string): number {
+    return this.live(['REFUND']).reduce(
+      (sum, r) => sum + (r.parts ?? []).reduce((s, p) => s + (p.id === id ? p.amount : 0), 0),
+      0,
+    );
   }
   /** The lifecycle table of the behaviour notes. */
   get status(): string {
@@ -473,7 +478,7 @@ function resolve(
             t && (t.kind === 'CAPTURE' || t.kind === 'PAY') && t.approved && !t.voided;
           if (!refundable) expect = { accept: false, field: 'transaction.targetTransactionId' };
           else {
-            const left = t.amount - model.refundsOf(t.id).reduce((s, r) => s + r.amount, 0);
+            const left = t.amount - model.refundedFrom(t.id);
             expect =
               amount > 0 && amount <= left
                 ? { accept: true }
@@ -506,7 +511,7 @@ function resolve(
           t?.kind === 'AUTH'
             ? model.txs.some((c) => c.kind === 'CAPTURE' && c.approved && !c.voided)
             : t
-              ? model.refundsOf(t.id).length > 0
+              ? model.refundedFrom(t.id) > 0
               : false;
         expect =
           t &&
@@ -610,6 +615,12 @@ function run(steps: readonly Step[], check: (trace: Trace, i: number) => void): 
     if (tx.kind === 'REFUND' && !tx.standalone) {
       // …except which capture an unnamed refund goes against: the domain picks it.
       tx.target = transactionEvents(produced)[0]?.data.targetTransactionId;
+      tx.parts = orderOf(trace.state)
+        .transactions.find((t) => t.id === tx.id)
+        ?.refundedFrom?.map((part) => ({
+          id: part.transactionId,
+          amount: part.amount,
+        }));
     }
     if (!trace.model.exists) {
       trace.model.exists = true;
