@@ -4,9 +4,8 @@ import {
   orderIds,
   startGateway,
   useGateway,
-  type ApiResponse,
 } from '../support/gateway-process';
-import { invalidRequest } from '../support/invalid-request';
+import { expectRefused } from '../support/invalid-request';
 
 /**
  * UPDATE_AUTHORIZATION over HTTP against the built gateway (issue 15, item 4; behaviour notes,
@@ -23,11 +22,6 @@ const money = (operation: string, amount: string, extra: Record<string, unknown>
 const update = (amount: string, extra: Record<string, unknown> = {}) =>
   money('UPDATE_AUTHORIZATION', amount, extra);
 const capture = (amount: string) => money('CAPTURE', amount);
-
-function expectRefused(answer: ApiResponse, field: string, explanation: RegExp) {
-  expect(answer.status).toBe(400);
-  expect(answer.body).toEqual(invalidRequest(field, explanation));
-}
 
 /** What the order holds, as Retrieve Order shows it: its transactions and totals. */
 async function recorded(api: Api, orderId: string) {

@@ -13,3 +13,13 @@ export function invalidRequest(field: string, explanation?: RegExp) {
     },
   };
 }
+
+/** A 400 with the spec's error object, INVALID on `field`. */
+export function expectRefused(
+  answer: { status: number; body: unknown },
+  field: string,
+  explanation?: RegExp,
+) {
+  expect(answer.status).toBe(400);
+  expect(answer.body).toEqual(invalidRequest(field, explanation));
+}

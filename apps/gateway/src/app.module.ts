@@ -26,6 +26,7 @@ import { MerchantRegistry } from '@gateway/merchants';
 import { observeConsumers } from './ops/consumers.metrics';
 import { GatewayMetrics } from './ops/gateway-metrics';
 import { OpsHttpController } from './ops/ops.http.controller';
+import { Agreements } from './agreements/agreements';
 import { KeyedMutex } from './order/keyed-mutex';
 import { ListOrdersHandler } from './order/list-orders.query';
 import { OrderListHttpController } from './order/order-list.http.controller';
@@ -237,6 +238,12 @@ export class AppModule {
         },
         // One lock per order for the merchant's operations and the payer's steps alike.
         { provide: KeyedMutex, useValue: new KeyedMutex() },
+        {
+          provide: Agreements,
+          useFactory: (store: EventStore, locks: KeyedMutex, orders: OrderRepository) =>
+            new Agreements(store, locks, orders),
+          inject: [EVENT_STORE, KeyedMutex, OrderRepository],
+        },
         { provide: OrderSizeLimit, useValue: new OrderSizeLimit(config.orders.maxTransactions) },
         StoreShutdown,
         OrderEventFeed,

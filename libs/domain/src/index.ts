@@ -18,3 +18,5 @@ export * from './order/browser-payment.commands';
 export * from './order/folded-order-cache';
 export * from './order/committed-folds';
 export * from './token/card-token';
+export * from './agreement/agreement';
+export * from './agreement/agreement.decide';

@@ -54,6 +54,7 @@ function renderWithSource(
   // Built member by member in the response's order (a retry must get the same bytes): spreading
   // optional members into one literal cost ~15 µs and several short-lived objects per response.
   const out: Json = {};
+  if (echo.agreement !== undefined) out.agreement = echo.agreement;
   if (correlationId !== undefined) out.correlationId = correlationId;
   if (tx.authentication) out.authentication = renderAuthentication(order.orderId, tx);
   else if (tx.proof) out.authentication = renderProof(tx.proof);

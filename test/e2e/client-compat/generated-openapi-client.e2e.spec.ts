@@ -173,6 +173,29 @@ describe('a client generated from /api/openapi.json', () => {
     expect(captured.data?.order.status).toBe('CAPTURED');
   });
 
+  it('pays on an agreement: the first PAY establishes it, a later one cites it by id', async () => {
+    const transaction =
+      '/api/rest/version/{version}/merchant/{merchantId}/order/{orderId}/transaction/{transactionId}';
+    const pay = (orderId: string, agreement: Schemas['Agreement']) =>
+      client.PUT(transaction, {
+        params: { path: { ...v, orderId, transactionId: 'pay-1' } },
+        body: {
+          apiOperation: 'PAY',
+          agreement,
+          order: { amount: '25.00', currency: 'USD' },
+          sourceOfFunds: {
+            type: 'CARD',
+            provided: { card: { number: '5123450000000008', expiry: { month: '1', year: '39' } } },
+          },
+        },
+      });
+    const id = `${order}-agreement`;
+    const first = await pay(`${order}-first`, { id, type: 'RECURRING' });
+    expect(first.data?.result).toBe('SUCCESS');
+    const later = await pay(`${order}-later`, { id });
+    expect(later.data?.agreement).toEqual({ id, type: 'RECURRING' });
+  });
+
   it('inquires the payment options, with a currency-conversion offer for a foreign card', async () => {
     const { data, response } = await client.POST(
       '/api/rest/version/{version}/merchant/{merchantId}/paymentOptionsInquiry',

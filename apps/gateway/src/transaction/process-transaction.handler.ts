@@ -4,6 +4,7 @@ import { findTransaction, orderStreamId, type Order, type OrderState } from '@ga
 import { lockFailure, renderTransaction } from '@gateway/order-view';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Agreements, type AdmitBody } from '../agreements/agreements';
 import { OperationPipeline } from '../operations/pipeline';
 import { OPERATIONS } from '../operations/registry';
 import { OrderSizeLimit } from '../order/order-size-limit';
@@ -25,14 +26,25 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
     private readonly pipeline: OperationPipeline,
     private readonly sensitive: SensitiveData,
     private readonly sizeLimit: OrderSizeLimit,
+    private readonly agreements: Agreements,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   execute(command: ProcessTransactionCommand): Promise<ProcessedTransaction> {
+    const now = this.clock();
+    const { merchant, orderId, transactionId, apiOperation, body } = command;
+    const request = { merchantId: merchant.id, orderId, transactionId, apiOperation, body };
+    return this.agreements.run(request, now, (admit) => this.process(command, now, admit));
+  }
+
+  private process(
+    command: ProcessTransactionCommand,
+    now: Date,
+    admit: AdmitBody,
+  ): Promise<ProcessedTransaction> {
     const { merchant, orderId, transactionId, apiVersion, requestHash } = command;
     const slice = OPERATIONS[command.apiOperation as ApiOperation];
     const correlationId = get(command.body, 'correlationId') as string | undefined;
-    const now = this.clock();
     const replay = (state: OrderState) => replayOf(state, command, correlationId);
     return this.pipeline.run({
       streamId: orderStreamId(merchant.id, orderId),
@@ -49,7 +61,7 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
       parse: (state) => {
         this.sizeLimit.refuseIfFull(state, orderId, transactionId);
         if (!slice) throw unsupported(command.apiOperation);
-        return slice.parse(command.body, {
+        return slice.parse(admit(command.body), {
           merchantId: merchant.id,
           orderId,
           transactionId,

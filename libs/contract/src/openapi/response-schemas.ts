@@ -259,6 +259,25 @@ const RESULT = oneOfValues(
   'SUCCESS for APPROVED, APPROVED_PENDING_SETTLEMENT and PARTIALLY_APPROVED, PENDING and UNKNOWN alike, FAILURE otherwise',
 );
 
+/** Behaviour notes, "Agreements": a later payment shows the terms its first payment established. */
+const agreement = object(
+  'The agreement the transaction cites, with the terms its first payment established',
+  {
+    id: text(1, 100, 'The agreement id'),
+    type: oneOfValues(['INSTALLMENT', 'OTHER', 'RECURRING', 'UNSCHEDULED'], 'Kind of agreement'),
+    expiryDate: { type: 'string', format: 'date', description: 'Last day a payment may cite it' },
+    recurring: object('Recurring payment terms', {
+      daysBetweenPayments: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 999,
+        description: 'Days between two payments',
+      },
+    }),
+  },
+  ['id'],
+);
+
 const transactionResponse = object(
   'The response of the operation that created the transaction',
   {
@@ -282,6 +301,7 @@ const transactionResponse = object(
       'How the request reached the gateway',
     ),
     correlationId: text(1, 100, 'The correlationId of the request, echoed'),
+    agreement,
     sourceOfFunds,
     authorizationResponse: object('Raw authorization data some acquirers return', {}),
     risk: object('Risk assessment outcome', {}),

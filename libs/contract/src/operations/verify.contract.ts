@@ -1,3 +1,4 @@
+import { agreement } from '../groups/agreement.group';
 import { billing, billingV16 } from '../groups/billing.group';
 import { contactFields, customer } from '../groups/customer.group';
 import { device, deviceFields } from '../groups/device.group';
@@ -10,6 +11,7 @@ import { contract, group, pick, required } from '../model/compose';
 
 /** Version 29: order.* (the amount only feeds risk assessment) and shipping.contact. */
 export const verifyV29 = contract('VERIFY', 29, 'Verify a card account', {
+  agreement,
   billing,
   customer,
   device,

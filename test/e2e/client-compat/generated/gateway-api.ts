@@ -837,6 +837,7 @@ export interface components {
        * @enum {string}
        */
       apiOperation: 'VERIFY';
+      agreement?: components['schemas']['Agreement'];
       billing?: components['schemas']['Billing'];
       customer?: components['schemas']['Customer'];
       device?: components['schemas']['Device'];
@@ -2116,6 +2117,26 @@ export interface components {
         | 'WEB_SERVICES_API';
       /** @description The correlationId of the request, echoed */
       correlationId?: string;
+      /** @description The agreement the transaction cites, with the terms its first payment established */
+      agreement?: {
+        /** @description The agreement id */
+        id: string;
+        /**
+         * @description Kind of agreement
+         * @enum {string}
+         */
+        type?: 'INSTALLMENT' | 'OTHER' | 'RECURRING' | 'UNSCHEDULED';
+        /**
+         * Format: date
+         * @description Last day a payment may cite it
+         */
+        expiryDate?: string;
+        /** @description Recurring payment terms */
+        recurring?: {
+          /** @description Days between two payments */
+          daysBetweenPayments?: number;
+        };
+      };
       /** @description The payment instrument, never with a full card number */
       sourceOfFunds?: {
         /** @description Kind of payment instrument */
