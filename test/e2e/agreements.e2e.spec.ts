@@ -1,5 +1,11 @@
 import { resolve } from 'node:path';
-import { merchantClient, orderIds, startGateway, useGateway } from '../support/gateway-process';
+import {
+  merchantClient,
+  orderIds,
+  startGateway,
+  useGateway,
+  type ApiResponse,
+} from '../support/gateway-process';
 import { expectRefused } from '../support/invalid-request';
 import { authenticatePayerBody, card, initiateAuthenticationBody } from '../support/three-d-secure';
 
@@ -163,6 +169,33 @@ describe('agreements over HTTP', () => {
     expect(later.body).toMatchObject({ result: 'SUCCESS', agreement });
   });
 
+  it('a series on a card token: the first payment with a fresh security code, later ones with the token alone', async () => {
+    const saved = await under.api.post('/token', {
+      sourceOfFunds: {
+        type: 'CARD',
+        provided: { card: { number: AUTHENTICATED_CARD, expiry: { month: '1', year: '39' } } },
+      },
+    });
+    const token: string = saved.body.token;
+    const id = newAgreement();
+    const withToken = (agreement: Record<string, unknown>, provided?: Record<string, unknown>) =>
+      payBody(agreement, {
+        sourceOfFunds: { type: 'CARD', token, ...(provided ? { provided } : {}) },
+      });
+    const first = await under.api.put(
+      `/order/${newOrder()}/transaction/pay`,
+      withToken({ id, type: 'UNSCHEDULED' }, { card: { securityCode: '100' } }),
+    );
+    expect(first.body).toMatchObject({ result: 'SUCCESS', sourceOfFunds: { token } });
+    const later = await under.api.put(`/order/${newOrder()}/transaction/pay`, withToken({ id }));
+    expect(later.body).toMatchObject({
+      result: 'SUCCESS',
+      agreement: { id, type: 'UNSCHEDULED' },
+      sourceOfFunds: { token },
+      response: { cardSecurityCode: { gatewayCode: 'NOT_PRESENT' } },
+    });
+  });
+
   describe('PSD2 exemptions', () => {
     it('RECURRING_PAYMENT is accepted on an authenticated agreement at the first amount, INVALID on order.amount at another', async () => {
       const id = newAgreement();
@@ -259,15 +292,15 @@ describe('agreements over HTTP', () => {
 });
 
 describe('an agreement past its expiry date', () => {
-  it('is INVALID on agreement.id the day after; a first payment already past it on agreement.expiryDate', async () => {
+  it('is INVALID on agreement.id the day after (a retry still gets its answer); a first payment already past it on agreement.expiryDate', async () => {
     const today = await startGateway();
     const id = newAgreement();
+    const firstPath = `/order/${newOrder()}/transaction/pay`;
+    const firstBody = payBody({ id, type: 'INSTALLMENT', expiryDate: TODAY });
+    let first: ApiResponse;
     try {
       const api = merchantClient(today);
-      const first = await api.put(
-        `/order/${newOrder()}/transaction/pay`,
-        payBody({ id, type: 'INSTALLMENT', expiryDate: TODAY }),
-      );
+      first = await api.put(firstPath, firstBody);
       expect(first.body.result).toBe('SUCCESS');
       const onTheDay = await api.put(`/order/${newOrder()}/transaction/pay`, laterPayment({ id }));
       expect(onTheDay.body.result).toBe('SUCCESS');
@@ -284,6 +317,8 @@ describe('an agreement past its expiry date', () => {
       const after = await api.put(`/order/${order}/transaction/pay`, laterPayment({ id }));
       expectRefused(after, 'agreement.id');
       await expectNoOrder(api, order);
+      // The agreement is checked after the replay: the first payment again gets its original bytes.
+      expect((await api.put(firstPath, firstBody)).text).toBe(first.text);
       const expiredAlready = await api.put(
         `/order/${newOrder()}/transaction/pay`,
         payBody({ id: newAgreement(), type: 'INSTALLMENT', expiryDate: TODAY }),
