@@ -135,6 +135,14 @@ describe('agreements over HTTP', () => {
     await expectNoOrder(under.api, order);
   });
 
+  it("another merchant's agreement is unknown: an agreement is the merchant's own", async () => {
+    const id = newAgreement();
+    await authenticatedFirstPayment(under.api, { id, type: 'RECURRING' });
+    const other = merchantClient(under.gateway, 'TESTOTHER');
+    const answer = await other.put(`/order/${newOrder()}/transaction/pay`, laterPayment({ id }));
+    expectRefused(answer, 'agreement.type');
+  });
+
   it('a declined first payment establishes nothing', async () => {
     const id = newAgreement();
     const declined = await under.api.put(
