@@ -214,6 +214,35 @@ describe('a client generated from /api/openapi.json', () => {
     expect((await client.GET(path, { params })).response.status).toBe(404);
   });
 
+  it('issues a token (POST …/token) and pays with it', async () => {
+    const issued = await client.POST('/api/rest/version/{version}/merchant/{merchantId}/token', {
+      params: { path: v },
+      body: {
+        sourceOfFunds: {
+          type: 'CARD',
+          provided: { card: { number: '4508750015741019', expiry: { month: '1', year: '39' } } },
+        },
+      },
+    });
+    expect(issued.response.status).toBe(201);
+    const token = issued.data?.token;
+    expect(token).toMatch(/^9\d{11}1019$/);
+    const paid = await client.PUT(
+      '/api/rest/version/{version}/merchant/{merchantId}/order/{orderId}/transaction/{transactionId}',
+      {
+        params: { path: { ...v, orderId: `${order}-token`, transactionId: '1' } },
+        body: {
+          apiOperation: 'PAY',
+          order: { amount: '10.00', currency: 'USD' },
+          sourceOfFunds: { type: 'CARD', token },
+        },
+      },
+    );
+    expect(paid.response.status).toBe(201);
+    expect(paid.data?.sourceOfFunds?.token).toBe(token);
+    expect(paid.data?.response.gatewayCode).toBe('APPROVED');
+  });
+
   it('reads the webhook delivery log, and gets refusals as the typed error object', async () => {
     const deliveries = await client.GET(
       '/api/rest/version/{version}/merchant/{merchantId}/webhook/delivery',

@@ -63,9 +63,9 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
       refused: (rejection) => {
         throw ApiError.invalid(rejection.explanation, rejection.field, rejection.validationType);
       },
-      lockLost: () => ({ body: lockFailure(command, correlationId) }),
-      // The transaction as now recorded: this request's, or the identical one that won the race.
-      render: (state) => replay(state)!,
+      lockLost: () => ({ body: lockFailure(command, correlationId), recorded: false }),
+      // The transaction as now recorded by this very request.
+      render: (state) => ({ ...replay(state)!, recorded: true }),
     });
   }
 }
@@ -93,5 +93,6 @@ function replayOf(
     (v) => v.requestHash === command.requestHash,
   );
   if (!version) return undefined;
-  return { body: renderTransaction(state as Order, version, correlationId, command.view) };
+  const body = renderTransaction(state as Order, version, correlationId, command.view);
+  return { body, recorded: false };
 }

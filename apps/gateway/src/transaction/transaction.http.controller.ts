@@ -101,7 +101,11 @@ export class TransactionHttpController {
     if (unmask && !merchant.permissions.includes('UNMASK'))
       throw ApiError.rejected('UNMASK_NOT_PERMITTED');
     const charges = CHARGES_CARD.has(validated.value.apiOperation as string);
-    const value = await this.tokens.beneath(merchant, validated.value, charges);
+    const { request: value, read: token } = await this.tokens.beneath(
+      merchant,
+      validated.value,
+      charges,
+    );
     if (withSession) this.sessions.bindToOrder(withSession.session, orderId);
     const command = new ProcessTransactionCommand(
       merchant,
@@ -113,10 +117,10 @@ export class TransactionHttpController {
       this.fingerprint.of(apiVersion, body),
       this.sensitive.viewFor(merchant, orderId, { byCertificate, unmask }),
     );
-    const { body: response } = await this.commands.execute(command);
+    const { body: response, recorded } = await this.commands.execute(command);
     if (withSession && charges) this.sessions.securityCodeUsed(withSession.session);
-    const token = get(value, 'sourceOfFunds.token');
-    if (charges && typeof token === 'string') await this.tokens.used(merchant.id, token);
+    // A retry (answered from the order) used the token no more.
+    if (token && recorded) await this.tokens.used(merchant.id, token);
     return response;
   }
 
