@@ -1,4 +1,3 @@
-import type { CurrencyConversion } from '@gateway/acquirer';
 import {
   ApiError,
   findEmbeddedCardNumber,
@@ -12,7 +11,8 @@ import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard'
 import { literalsAlong, numbersAsWritten } from '../http/body-numbers';
 import { parseApiVersion } from '../http/path-params';
 import { PaymentSessions } from '../session/payment-sessions';
-import { CURRENCY_CONVERSION } from '../tokens';
+import { CLOCK, type Clock } from '../tokens';
+import { QuoteUptake } from '../currency-conversion/quote-uptake';
 import { paymentOptions } from './payment-options';
 
 const INQUIRY_NUMBERS = literalsAlong(paymentOptionsInquiryContract);
@@ -27,7 +27,8 @@ const INQUIRY_NUMBERS = literalsAlong(paymentOptionsInquiryContract);
 export class PaymentOptionsHttpController {
   constructor(
     private readonly sessions: PaymentSessions,
-    @Inject(CURRENCY_CONVERSION) private readonly conversion: CurrencyConversion,
+    private readonly quotes: QuoteUptake,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Post()
@@ -47,7 +48,8 @@ export class PaymentOptionsHttpController {
     return paymentOptions(
       merchant.id,
       this.sessions.beneath(merchant.id, paymentOptionsInquiryContract.body, validated.value),
-      this.conversion,
+      this.quotes,
+      this.clock(),
     );
   }
 }

@@ -4,6 +4,7 @@ import { findTransaction, orderStreamId, type Order, type OrderState } from '@ga
 import { lockFailure, renderTransaction } from '@gateway/order-view';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { QuoteUptake } from '../currency-conversion/quote-uptake';
 import { OperationPipeline } from '../operations/pipeline';
 import { OPERATIONS } from '../operations/registry';
 import { OrderSizeLimit } from '../order/order-size-limit';
@@ -25,6 +26,7 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
     private readonly pipeline: OperationPipeline,
     private readonly sensitive: SensitiveData,
     private readonly sizeLimit: OrderSizeLimit,
+    private readonly quotes: QuoteUptake,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -34,6 +36,10 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
     const correlationId = get(command.body, 'correlationId') as string | undefined;
     const now = this.clock();
     const replay = (state: OrderState) => replayOf(state, command, correlationId);
+    // The currency-conversion quote the request takes up: judged after the replay (a retry is
+    // answered even once it has expired), bound to the order only once the order allows the
+    // request, before the acquirer is asked.
+    let quote: string | undefined;
     return this.pipeline.run({
       streamId: orderStreamId(merchant.id, orderId),
       now,
@@ -49,7 +55,9 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
       parse: (state) => {
         this.sizeLimit.refuseIfFull(state, orderId, transactionId);
         if (!slice) throw unsupported(command.apiOperation);
-        return slice.parse(command.body, {
+        const uptake = this.quotes.judge(merchant.id, command.body, now);
+        quote = uptake.requestId;
+        return slice.parse(uptake.body, {
           merchantId: merchant.id,
           orderId,
           transactionId,
@@ -59,7 +67,10 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
           protect: this.sensitive.protectionFor(merchant, orderId),
         });
       },
-      ask: (parsed, ctx) => slice.ask(parsed, ctx),
+      ask: async (parsed, ctx) => {
+        if (quote) await this.quotes.bind(merchant.id, quote, orderId, now);
+        return slice.ask(parsed, ctx);
+      },
       refused: (rejection) => {
         throw ApiError.invalid(rejection.explanation, rejection.field, rejection.validationType);
       },
