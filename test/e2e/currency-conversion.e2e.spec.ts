@@ -142,6 +142,25 @@ describe('taking a quote up', () => {
     );
   });
 
+  it('the card may come from a token; a deleted token is INVALID on sourceOfFunds.token first', async () => {
+    const token = (await under.api.post('/token', { sourceOfFunds: { provided: { card } } })).body
+      .token;
+    const byToken = { sourceOfFunds: { type: 'CARD', token } };
+    const paid = await under.api.put(
+      `/order/${orders()}/transaction/1`,
+      payment(await quote(), byToken),
+    );
+    expect(paid.status).toBe(201);
+    expect(paid.body.currencyConversion).toMatchObject({ payerAmount: 94.76, uptake: 'ACCEPTED' });
+    expect((await under.api.delete(`/token/${token}`)).status).toBe(200);
+    const gone = await under.api.put(
+      `/order/${orders()}/transaction/1`,
+      payment(await quote(), byToken),
+    );
+    expect(gone.status).toBe(400);
+    expect(gone.body.error.field).toBe('sourceOfFunds.token');
+  });
+
   it("another merchant's quote is INVALID", async () => {
     const other = merchantClient(under.gateway, 'TESTOTHER');
     const order = orders();

@@ -55,9 +55,7 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
       parse: (state) => {
         this.sizeLimit.refuseIfFull(state, orderId, transactionId);
         if (!slice) throw unsupported(command.apiOperation);
-        const uptake = this.quotes.judge(merchant.id, command.body, now);
-        quote = uptake.requestId;
-        return slice.parse(uptake.body, {
+        const ctx = {
           merchantId: merchant.id,
           orderId,
           transactionId,
@@ -65,12 +63,18 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
           now: now.toISOString(),
           requestHash,
           protect: this.sensitive.protectionFor(merchant, orderId),
-        });
+        };
+        // The request's own faults first (a deleted token is INVALID on sourceOfFunds.token).
+        const parsed = slice.parse(command.body, ctx);
+        const uptake = this.quotes.judge(merchant.id, command.body, now);
+        quote = uptake.requestId;
+        // A quote taken up adds its terms, to be recorded with the transaction.
+        return uptake.body === command.body ? parsed : slice.parse(uptake.body, ctx);
       },
-      ask: async (parsed, ctx) => {
-        if (quote) await this.quotes.bind(merchant.id, quote, orderId, now);
-        return slice.ask(parsed, ctx);
-      },
+      ask: (parsed, ctx) =>
+        quote
+          ? this.quotes.bind(merchant.id, quote, orderId, now).then(() => slice.ask(parsed, ctx))
+          : slice.ask(parsed, ctx),
       refused: (rejection) => {
         throw ApiError.invalid(rejection.explanation, rejection.field, rejection.validationType);
       },

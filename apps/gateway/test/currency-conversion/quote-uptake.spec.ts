@@ -77,6 +77,9 @@ describe('QuoteUptake.judge', () => {
       field: 'currencyConversion.requestId',
       validationType: 'INVALID',
     });
+  });
+
+  it("refuses another merchant's quote", () => {
     expect(refusal(() => quotes.judge('TESTOTHER', payment(accepted), now))).toMatchObject({
       field: 'currencyConversion.requestId',
     });
