@@ -65,6 +65,33 @@ describe('taking a quote up', () => {
     expect(retry.text).toBe(paid.text);
   });
 
+  it('a refund of the converted payment shows what the payer gets back, at the accepted rate', async () => {
+    const order = orders();
+    expect(
+      (await under.api.put(`/order/${order}/transaction/1`, payment(await quote()))).status,
+    ).toBe(201);
+    const refund = (id: string, amount: string) =>
+      under.api.put(`/order/${order}/transaction/${id}`, {
+        apiOperation: 'REFUND',
+        transaction: { amount, currency: 'USD' },
+      });
+    const part = await refund('r1', '50.01');
+    expect(part.status).toBe(201);
+    expect(part.body.transaction).toMatchObject({ amount: 50.01, currency: 'USD', type: 'REFUND' });
+    // 50.01 × 0.9476 = 47.389476 → 47.39 EUR
+    expect(part.body.currencyConversion).toEqual({
+      payerAmount: 47.39,
+      payerCurrency: 'EUR',
+      payerExchangeRate: 0.9476,
+      provider: 'DCC_PROVIDER_A',
+      uptake: 'ACCEPTED',
+    });
+    const rest = await refund('r2', '49.99');
+    expect(rest.body.currencyConversion.payerAmount).toBe(47.37);
+    const read = await under.api.get(`/order/${order}/transaction/r1`);
+    expect(read.text).toBe(part.text);
+  });
+
   it('AUTHORIZE takes a quote up too', async () => {
     const answer = await under.api.put(
       `/order/${orders()}/transaction/1`,

@@ -1,4 +1,4 @@
-import type { Thousandths } from '../../../domain/src/money';
+import { convertAmount } from '../../../domain/src/money';
 import type {
   ConversionQuote,
   ConversionRequest,
@@ -21,7 +21,6 @@ const MARGIN_PERCENT = 3n;
 const RATES_PUBLISHED_AT = '2026-01-01T00:00:00.000Z';
 /** The rate is quoted to 6 decimals; the payer's amount to the cent (all three have 2 decimals). */
 const RATE_SCALE = 1_000_000n;
-const CENT = 10n;
 
 /** The currencies the simulator publishes rates for: those it settles in. */
 export const SIMULATOR_CURRENCIES: readonly string[] = Object.keys(PER_USD);
@@ -49,13 +48,12 @@ export class SimulatedCurrencyConversion implements CurrencyConversion {
     const orderPerUsd = PER_USD[currency];
     if (!payerPerUsd || !orderPerUsd || payerCurrency === currency) return undefined;
     const rate = halfUp(payerPerUsd * (100n + MARGIN_PERCENT) * RATE_SCALE, orderPerUsd * 100n);
-    const cents = halfUp(BigInt(amount) * rate, RATE_SCALE * CENT);
-    const payerAmount: Thousandths = Number(cents * CENT);
+    const payerExchangeRate = decimalText(rate, RATE_SCALE);
     return {
       provider: 'DCC_PROVIDER_A',
       payerCurrency,
-      payerAmount,
-      payerExchangeRate: decimalText(rate, RATE_SCALE),
+      payerAmount: convertAmount(amount, payerExchangeRate),
+      payerExchangeRate,
       marginPercentage: String(MARGIN_PERCENT),
       exchangeRateTime: RATES_PUBLISHED_AT,
     };
