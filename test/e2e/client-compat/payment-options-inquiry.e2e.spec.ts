@@ -88,6 +88,34 @@ describe('the currency-conversion offer', () => {
     expect(second.body.currencyConversion.requestId).not.toBe(requestId);
   });
 
+  it("takes the card from a card token, the merchant's own only", async () => {
+    const saved = await under.api.put('/token/PoiEur1', {
+      sourceOfFunds: {
+        provided: { card: { number: EUR_CARD, expiry: { month: '1', year: '39' } } },
+      },
+    });
+    expect(saved.status).toBe(201);
+    const byToken = {
+      order: { amount: '100.00', currency: 'USD' },
+      sourceOfFunds: { token: 'PoiEur1' },
+    };
+    const answer = await under.api.post('/paymentOptionsInquiry', byToken);
+    expect(answer.status).toBe(200);
+    expect(answer.body.currencyConversion).toMatchObject({
+      payerAmount: 94.76,
+      payerCurrency: 'EUR',
+    });
+    const others = await merchantClient(under.gateway, 'TESTOTHER').post(
+      '/paymentOptionsInquiry',
+      byToken,
+    );
+    expect(others.status).toBe(400);
+    expect(others.body.error).toMatchObject({
+      field: 'sourceOfFunds.token',
+      validationType: 'INVALID',
+    });
+  });
+
   it('no offer for a domestic card, an order in the card currency, or without an amount', async () => {
     for (const body of [
       inquiry('5123450000000008'),
@@ -185,7 +213,7 @@ describe('refusals', () => {
 
   it.each([
     ['an unknown field', { order: { amount: '1.00', colour: 'red' } }, 'order.colour'],
-    ['a card token (issue 15)', { sourceOfFunds: { token: '1234' } }, 'sourceOfFunds.token'],
+    ['an unknown card token', { sourceOfFunds: { token: '1234' } }, 'sourceOfFunds.token'],
     ['a bad amount', { order: { amount: '1.0001', currency: 'USD' } }, 'order.amount'],
     ['a bad currency', { order: { amount: '1.00', currency: 'usd' } }, 'order.currency'],
     ['another apiOperation', { apiOperation: 'AUTHORIZE' }, 'apiOperation'],

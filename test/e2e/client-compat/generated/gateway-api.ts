@@ -1349,6 +1349,8 @@ export interface components {
             expiry?: components['schemas']['Expiry'];
           };
         };
+        /** @description Card token standing for the card details */
+        token?: string;
         /**
          * @description Only a card can be asked about
          * @enum {string}
