@@ -21,14 +21,14 @@ const WHY: Record<Exclude<QuoteCheck, 'VALID'>, string> = {
 };
 
 /** How a sent term compares with the quote's (numbers as numbers, times as instants). */
-const SAME_AS_QUOTED: Record<string, (sent: string, quote: ConversionQuote) => boolean> = {
+const SAME_AS_QUOTED = Object.entries<(sent: string, quote: ConversionQuote) => boolean>({
   exchangeRateTime: (sent, quote) => Date.parse(sent) === Date.parse(quote.exchangeRateTime),
   marginPercentage: (sent, quote) => Number(sent) === Number(quote.marginPercentage),
   payerAmount: (sent, quote) => parseAmount(sent) === quote.payerAmount,
   payerCurrency: (sent, quote) => sent === quote.payerCurrency,
   payerExchangeRate: (sent, quote) => Number(sent) === Number(quote.payerExchangeRate),
   provider: (sent, quote) => sent === quote.provider,
-};
+});
 
 /** The stream that records which order took a quote up (one event: the first order). */
 export function quoteStreamId(merchantId: string, requestId: string): string {
@@ -77,7 +77,7 @@ export class QuoteUptake {
       throw ApiError.fromFieldError(refusedQuote(requestId, WHY[check as 'UNKNOWN']));
     const sent = body.currencyConversion as Body;
     if (sent.uptake !== 'ACCEPTED') return { body };
-    for (const [field, same] of Object.entries(SAME_AS_QUOTED))
+    for (const [field, same] of SAME_AS_QUOTED)
       if (typeof sent[field] === 'string' && !same(sent[field], offer))
         throw ApiError.invalid(
           `Value is invalid. It is not the quote's`,
