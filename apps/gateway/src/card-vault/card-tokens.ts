@@ -99,13 +99,13 @@ export class CardTokens {
    * unknown one leaves the request without card fields, so that it is INVALID on
    * sourceOfFunds.token when parsed (source-of-funds.mapper.ts), with nothing recorded; a retry
    * of a payment made before the token was deleted is still answered as first (the pipeline's
-   * replay comes before the parse). Only an operation that `charges` the card (AUTHORIZE, PAY,
-   * VERIFY: behaviour notes, the operations that pay with a token) takes a token.
+   * replay comes before the parse). Only a request that `takesToken` uses one (behaviour notes:
+   * AUTHORIZE, PAY and VERIFY pay with a token; Payment Options Inquiry asks about its card).
    */
-  async beneath(merchant: Merchant, request: Json, charges: boolean): Promise<WithToken> {
+  async beneath(merchant: Merchant, request: Json, takesToken: boolean): Promise<WithToken> {
     const token = get(request, 'sourceOfFunds.token');
     if (typeof token !== 'string') return { request };
-    const history = charges ? await this.load(merchant.id, token) : [];
+    const history = takesToken ? await this.load(merchant.id, token) : [];
     const state = foldToken(history);
     const number = state && this.vault.get(merchant.id, token);
     const source = request.sourceOfFunds as Json;
