@@ -343,6 +343,59 @@ describe('paying with a token', () => {
     expect(retry.text).toBe(first.text);
   });
 
+  it('a retry records no second use: usage.lastUsedTime stays that of the payment', async () => {
+    const token = (await api.put('/token/Retry2', saveBody(MASTERCARD))).body.token;
+    const body = {
+      apiOperation: 'PAY',
+      order: { amount: '10.00', currency: 'USD' },
+      sourceOfFunds: { type: 'CARD', token },
+    };
+    const path = `/order/${orders()}/transaction/1`;
+    const first = await api.put(path, body);
+    expect(first.status).toBe(201);
+    const usedFirst = (await api.get(`/token/${token}`)).body.usage.lastUsedTime;
+    expect(usedFirst).toEqual(expect.any(String));
+    // Later than the first use, so that a second TokenUsed would show another time.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const retries = await Promise.all([api.put(path, body), api.put(path, body)]);
+    expect(retries.map((r) => r.text)).toEqual([first.text, first.text]);
+    expect((await api.get(`/token/${token}`)).body.usage.lastUsedTime).toBe(usedFirst);
+  });
+
+  it('a token deleted while payments use it: those that read it complete, later ones are INVALID, nothing stored for them', async () => {
+    const token = (await api.put('/token/Racing1', saveBody(MASTERCARD))).body.token;
+    const payments = Array.from({ length: 6 }, () => orders());
+    const [deleted, ...paid] = await Promise.all([
+      api.delete(`/token/${token}`),
+      ...payments.map((order) =>
+        api.put(`/order/${order}/transaction/1`, {
+          apiOperation: 'PAY',
+          order: { amount: '10.00', currency: 'USD' },
+          sourceOfFunds: { type: 'CARD', token },
+        }),
+      ),
+    ]);
+    expect(deleted.status).toBe(200);
+    for (const [i, answer] of paid.entries()) {
+      const order = await api.get(`/order/${payments[i]}`);
+      if (answer.status === 201) {
+        expect(answer.body.response.gatewayCode).toBe('APPROVED');
+        expect(order.status).toBe(200);
+      } else {
+        expect(answer.status).toBe(400);
+        expect(answer.body.error).toMatchObject({
+          field: 'sourceOfFunds.token',
+          validationType: 'INVALID',
+        });
+        expect(order.status).toBe(404);
+      }
+    }
+    expect((await api.get(`/token/${token}`)).status).toBe(404);
+    const next = await pay('PAY', { token });
+    expect(next.status).toBe(400);
+    expect(next.body.error.field).toBe('sourceOfFunds.token');
+  });
+
   it('REFUND takes no token', async () => {
     const token = (await api.put('/token/Refund1', saveBody(MASTERCARD))).body.token;
     const answer = await api.put(`/order/${orders()}/transaction/1`, {

@@ -4,6 +4,7 @@ import {
   SimulatedCurrencyConversion,
   type Acquirer,
   type AuthenticationServer,
+  type CurrencyConversion,
 } from '@gateway/acquirer';
 import { openingDatabaseFile } from '@gateway/database-files';
 import { createEventStore, type EventStore } from '@gateway/event-store';
@@ -71,6 +72,8 @@ import { WebhookDeliveryHttpController } from './webhook/webhook-delivery.http.c
 import { consumersProviders } from './consumers/consumers.providers';
 import { cardVaultProviders } from './card-vault/card-vault.providers';
 import { TokenHttpController } from './card-vault/token.http.controller';
+import { QuoteIds } from './currency-conversion/quote-ids';
+import { QuoteUptake } from './currency-conversion/quote-uptake';
 
 /** Closes the stores last, after in-flight requests finish, so pending group commits are flushed. */
 class StoreShutdown implements OnApplicationShutdown {
@@ -183,6 +186,12 @@ export class AppModule {
         { provide: ACQUIRER, useValue: new SimulatedAcquirer() },
         { provide: AUTHENTICATION_SERVER, useValue: new SimulatedAuthenticationServer() },
         { provide: CURRENCY_CONVERSION, useValue: new SimulatedCurrencyConversion() },
+        {
+          provide: QuoteUptake,
+          useFactory: (conversion: CurrencyConversion, keys: DataDirKeys, store: EventStore) =>
+            new QuoteUptake(conversion, new QuoteIds(keyOf(keys, 'cardFingerprint')), store),
+          inject: [CURRENCY_CONVERSION, DATA_DIR_KEYS, EVENT_STORE],
+        },
         {
           provide: MERCHANT_REGISTRY,
           useFactory: () => MerchantRegistry.load(config.merchantsFile),

@@ -1,9 +1,10 @@
 import type { Thousandths } from '../../domain/src/money';
 
-/** A dynamic currency conversion offer (spec, currencyConversion group), as quoted to the payer. */
+/**
+ * A dynamic currency conversion offer (spec, currencyConversion group), as quoted to the payer.
+ * Its requestId is the gateway's (apps/gateway/src/currency-conversion/quote-ids.ts).
+ */
 export interface ConversionQuote {
-  /** What AUTHORIZE / PAY cite as currencyConversion.requestId to take the offer up. */
-  readonly requestId: string;
   readonly provider: 'DCC_PROVIDER_A' | 'DCC_PROVIDER_B';
   readonly payerCurrency: string;
   readonly payerAmount: Thousandths;

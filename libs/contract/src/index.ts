@@ -48,7 +48,7 @@ export {
   findCardNumberIn,
   findEmbeddedCardNumber,
 } from './card-data-guard';
-export { unusableQuote } from './currency-conversion-quote';
+export { citedQuote, refusedQuote } from './currency-conversion-quote';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi/document';
 export { responseSchemas } from './openapi/response-schemas';
 export { updateSessionContract, validateSessionUpdate } from './session/update-session.contract';

@@ -1,42 +1,36 @@
-import { unusableQuote } from '@gateway/contract';
+import { citedQuote, refusedQuote } from '@gateway/contract';
 
-/** Until issue 15 takes quotes up, a quote named on AUTHORIZE or PAY is refused, never ignored. */
-describe('unusableQuote', () => {
+/** The quote an AUTHORIZE or PAY cites, and the refusal of one it cannot take up. */
+describe('citedQuote', () => {
   const conversion = { payerCurrency: 'EUR', uptake: 'ACCEPTED', payerAmount: '9.48' };
 
-  it.each(['AUTHORIZE', 'PAY'])('refuses a requestId on %s, naming it', (apiOperation) => {
+  it.each(['AUTHORIZE', 'PAY'])('is the requestId on %s', (apiOperation) => {
     expect(
-      unusableQuote({ apiOperation, currencyConversion: { ...conversion, requestId: 'q-1' } }),
-    ).toEqual({
+      citedQuote({ apiOperation, currencyConversion: { ...conversion, requestId: 'q-1' } }),
+    ).toBe('q-1');
+  });
+
+  it('is none without a requestId, without a conversion, or on an operation that takes no quote', () => {
+    expect(citedQuote({ apiOperation: 'PAY', currencyConversion: conversion })).toBeUndefined();
+    expect(citedQuote({ apiOperation: 'AUTHORIZE' })).toBeUndefined();
+    expect(
+      citedQuote({ apiOperation: 'REFUND', currencyConversion: { requestId: 'q-1' } }),
+    ).toBeUndefined();
+  });
+});
+
+describe('refusedQuote', () => {
+  it('is INVALID on currencyConversion.requestId, saying why', () => {
+    expect(refusedQuote('q-1', 'The quote has expired')).toEqual({
       field: 'currencyConversion.requestId',
       validationType: 'INVALID',
-      explanation:
-        "Value 'q-1' is invalid. No currency-conversion quote of that id can be used: taking up a quote is not offered yet",
+      explanation: "Value 'q-1' is invalid. The quote has expired",
     });
-  });
-
-  it('accepts a conversion without requestId, and no conversion at all', () => {
-    expect(unusableQuote({ apiOperation: 'PAY', currencyConversion: conversion })).toBeUndefined();
-    expect(
-      unusableQuote({
-        apiOperation: 'PAY',
-        currencyConversion: { ...conversion, requestId: null },
-      }),
-    ).toBeUndefined();
-    expect(unusableQuote({ apiOperation: 'AUTHORIZE' })).toBeUndefined();
-  });
-
-  it('leaves the operations that take no quote to their contracts', () => {
-    expect(
-      unusableQuote({ apiOperation: 'REFUND', currencyConversion: { requestId: 'q-1' } }),
-    ).toBeUndefined();
   });
 
   it('never echoes a card number sent as the requestId', () => {
-    const refused = unusableQuote({
-      apiOperation: 'PAY',
-      currencyConversion: { requestId: '5123450000000008' },
-    });
-    expect(refused?.explanation).not.toContain('5123450000000008');
+    expect(refusedQuote('5123450000000008', 'Unknown').explanation).not.toContain(
+      '5123450000000008',
+    );
   });
 });

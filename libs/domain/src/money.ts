@@ -25,6 +25,19 @@ export function toDecimal(amount: Thousandths): number {
   return amount / 1000;
 }
 
+const RATE = /^(\d+)(?:\.(\d+))?$/;
+
+/**
+ * `amount` at an exchange rate written as decimal text ("0.9476"), rounded half up to the cent:
+ * the payer's amount of a currency conversion (every currency converted has 2 decimals).
+ */
+export function convertAmount(amount: Thousandths, rate: string): Thousandths {
+  const [, whole, fraction = ''] = RATE.exec(rate) ?? ['', '0'];
+  const scale = 10n ** BigInt(fraction.length) * 10n; // to cents: thousandths / 10
+  const cents = (BigInt(amount) * BigInt(whole + fraction) * 2n + scale) / (scale * 2n);
+  return Number(cents * 10n);
+}
+
 /**
  * An amount as exact decimal text for people and files (reports, CSV): at least two decimals,
  * three when the thousandth is not zero. "100.00", "0.50", "10.505", "-3.00".

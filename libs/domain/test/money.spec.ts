@@ -1,4 +1,5 @@
 import {
+  convertAmount,
   formatAmount,
   isLuhnValid,
   isSameCard,
@@ -48,6 +49,19 @@ describe('money in thousandths', () => {
   ])('formats %d thousandths as %s, which parses back', (thousandths, text) => {
     expect(formatAmount(thousandths)).toBe(text);
     expect(parseAmount(text)).toBe(thousandths);
+  });
+
+  it.each([
+    // amount (thousandths), rate → payer amount (thousandths), half up to the cent
+    [100_000, '0.9476', 94_760],
+    [10_005, '0.9476', 9_480], // 9.480738
+    [5_000, '0.9', 4_500],
+    [5, '1', 10], // 0.005 → 0.01
+    [4, '1', 0],
+    [100_000, '1.199494', 119_950],
+    [1_000, '120', 120_000],
+  ])('converts %d thousandths at %s to %d', (amount, rate, converted) => {
+    expect(convertAmount(amount, rate)).toBe(converted);
   });
 });
 

@@ -1,4 +1,10 @@
-import { parseAmount, toDecimal } from '@gateway/domain';
+import {
+  convertAmount,
+  parseAmount,
+  toDecimal,
+  type Order,
+  type TransactionState,
+} from '@gateway/domain';
 
 type Json = Record<string, unknown>;
 
@@ -26,6 +32,25 @@ export function renderCurrencyConversion(sent: Json): Json {
       ? { payerExchangeRate: Number(payerExchangeRate) }
       : {}),
     uptake: uptake ?? 'NOT_REQUIRED',
+  };
+}
+
+/**
+ * A refund of an order whose payer took a conversion up (uptake ACCEPTED, on its initial
+ * transaction: spec): the payer is refunded in their currency at the accepted rate, so the
+ * refund shows that amount (docs/currency-conversion.md). Undefined for any other order.
+ */
+export function refundConversion(order: Order, refund: TransactionState): Json | undefined {
+  const taken = order.transactions[0]?.echo.currencyConversion as Json | undefined;
+  const rate = taken?.payerExchangeRate;
+  if (taken?.uptake !== 'ACCEPTED' || typeof rate !== 'string') return undefined;
+  const { payerCurrency, provider } = taken;
+  return {
+    payerAmount: toDecimal(convertAmount(refund.amount, rate)),
+    payerCurrency,
+    payerExchangeRate: Number(rate),
+    ...(provider !== undefined ? { provider } : {}),
+    uptake: 'ACCEPTED',
   };
 }
 

@@ -1,6 +1,6 @@
 import { renderAuthentication, renderProof } from './authentication.response';
 import { renderBrowserPayment } from './browser-payment.response';
-import { renderCurrencyConversion, renderGiftCard } from './funds.response';
+import { refundConversion, renderCurrencyConversion, renderGiftCard } from './funds.response';
 import { withResponseAddresses } from './address.response';
 import { MASKED_VIEW, type ResponseView } from './response-view';
 import {
@@ -63,6 +63,10 @@ function renderWithSource(
   if (tx.browserPayment) out.browserPayment = renderBrowserPayment(tx.browserPayment);
   if (echo.currencyConversion)
     out.currencyConversion = renderCurrencyConversion(echo.currencyConversion as Json);
+  else if (tx.type === 'REFUND') {
+    const converted = refundConversion(order, tx);
+    if (converted) out.currencyConversion = converted;
+  }
   if (tx.authentication?.encryptedData) out.encryptedData = tx.authentication.encryptedData;
   out.gatewayEntryPoint = 'WEB_SERVICES_API';
   if (processor.giftCard) out.giftCard = renderGiftCard(processor.giftCard);

@@ -54,6 +54,20 @@ function generateFromServedDocument(): string {
 const v = { version: 100, merchantId: 'TESTMERCHANT' } as const;
 const order = `generated-${Date.now()}`;
 
+type PutTransaction =
+  paths['/api/rest/version/{version}/merchant/{merchantId}/order/{orderId}/transaction/{transactionId}']['put'];
+type TransactionBody = PutTransaction['requestBody']['content']['application/json'];
+
+/** PAY as transaction 1 of the order `orderId`. */
+const payOnce = (orderId: string, body: Omit<TransactionBody, 'apiOperation'>) =>
+  client.PUT(
+    '/api/rest/version/{version}/merchant/{merchantId}/order/{orderId}/transaction/{transactionId}',
+    {
+      params: { path: { ...v, orderId, transactionId: '1' } },
+      body: { ...body, apiOperation: 'PAY' } as TransactionBody,
+    },
+  );
+
 describe('a client generated from /api/openapi.json', () => {
   it('is the committed one: regenerating from the served document changes nothing', () => {
     const generated = generateFromServedDocument();
@@ -211,6 +225,24 @@ describe('a client generated from /api/openapi.json', () => {
     expect(data?.result).toBe('SUCCESS');
     expect(data?.currencyConversion).toMatchObject({ payerCurrency: 'EUR', payerAmount: 94.76 });
     expect(data?.paymentTypes.card.cardTypes.length).toBeGreaterThan(0);
+
+    const paid = await payOnce(`${order}-dcc`, {
+      order: { amount: '100.00', currency: 'USD' },
+      sourceOfFunds: {
+        type: 'CARD',
+        provided: { card: { number: '4012000033330026', expiry: { month: '1', year: '39' } } },
+      },
+      currencyConversion: {
+        requestId: data?.currencyConversion?.requestId,
+        uptake: 'ACCEPTED',
+        payerAmount: '94.76',
+        payerCurrency: 'EUR',
+      },
+    });
+    expect(paid.response.status).toBe(201);
+    const conversion: Schemas['TransactionResponse']['currencyConversion'] =
+      paid.data?.currencyConversion;
+    expect(conversion).toMatchObject({ payerAmount: 94.76, uptake: 'ACCEPTED' });
   });
 
   it('saves a card as a token, reads it back and deletes it', async () => {
@@ -235,6 +267,28 @@ describe('a client generated from /api/openapi.json', () => {
     const deleted = await client.DELETE(path, { params });
     expect(deleted.data?.result).toBe('SUCCESS');
     expect((await client.GET(path, { params })).response.status).toBe(404);
+  });
+
+  it('issues a token (POST …/token) and pays with it', async () => {
+    const issued = await client.POST('/api/rest/version/{version}/merchant/{merchantId}/token', {
+      params: { path: v },
+      body: {
+        sourceOfFunds: {
+          type: 'CARD',
+          provided: { card: { number: '4508750015741019', expiry: { month: '1', year: '39' } } },
+        },
+      },
+    });
+    expect(issued.response.status).toBe(201);
+    const token = issued.data?.token;
+    expect(token).toMatch(/^9\d{11}1019$/);
+    const paid = await payOnce(`${order}-token`, {
+      order: { amount: '10.00', currency: 'USD' },
+      sourceOfFunds: { type: 'CARD', token },
+    });
+    expect(paid.response.status).toBe(201);
+    expect(paid.data?.sourceOfFunds?.token).toBe(token);
+    expect(paid.data?.response.gatewayCode).toBe('APPROVED');
   });
 
   it('reads the webhook delivery log, and gets refusals as the typed error object', async () => {

@@ -66,7 +66,7 @@ describe('the currency-conversion offer', () => {
       payerCurrency: 'EUR',
       payerExchangeRate: 0.9476,
       provider: 'DCC_PROVIDER_A',
-      requestId: expect.stringMatching(/^[0-9a-f]{40}$/),
+      requestId: expect.stringMatching(/^[0-9a-z]+\.[\w-]{8}\.[\w-]{22}$/),
     });
     expect(answer.text).not.toContain(EUR_CARD);
   });
@@ -80,14 +80,40 @@ describe('the currency-conversion offer', () => {
     });
   });
 
-  it('the same question gets the same quote: computed from its terms, nothing stored', async () => {
+  it('the same question gets the same terms, each inquiry a quote of its own; nothing stored', async () => {
     const first = await under.api.post('/paymentOptionsInquiry', inquiry(EUR_CARD, '12.34'));
     const second = await under.api.post('/paymentOptionsInquiry', inquiry(EUR_CARD, '12.34'));
-    expect(second.body.currencyConversion).toEqual(first.body.currencyConversion);
-    const other = await under.api.post('/paymentOptionsInquiry', inquiry(EUR_CARD, '12.35'));
-    expect(other.body.currencyConversion.requestId).not.toBe(
-      first.body.currencyConversion.requestId,
+    const { requestId, ...terms } = first.body.currencyConversion;
+    expect(second.body.currencyConversion).toEqual({ ...terms, requestId: expect.any(String) });
+    expect(second.body.currencyConversion.requestId).not.toBe(requestId);
+  });
+
+  it("takes the card from a card token, the merchant's own only", async () => {
+    const saved = await under.api.put('/token/PoiEur1', {
+      sourceOfFunds: {
+        provided: { card: { number: EUR_CARD, expiry: { month: '1', year: '39' } } },
+      },
+    });
+    expect(saved.status).toBe(201);
+    const byToken = {
+      order: { amount: '100.00', currency: 'USD' },
+      sourceOfFunds: { token: 'PoiEur1' },
+    };
+    const answer = await under.api.post('/paymentOptionsInquiry', byToken);
+    expect(answer.status).toBe(200);
+    expect(answer.body.currencyConversion).toMatchObject({
+      payerAmount: 94.76,
+      payerCurrency: 'EUR',
+    });
+    const others = await merchantClient(under.gateway, 'TESTOTHER').post(
+      '/paymentOptionsInquiry',
+      byToken,
     );
+    expect(others.status).toBe(400);
+    expect(others.body.error).toMatchObject({
+      field: 'sourceOfFunds.token',
+      validationType: 'INVALID',
+    });
   });
 
   it('no offer for a domestic card, an order in the card currency, or without an amount', async () => {
@@ -139,7 +165,7 @@ describe('taking the offer up (issue 15)', () => {
   });
 
   it.each(['AUTHORIZE', 'PAY'])(
-    'a %s naming the quote is refused on currencyConversion.requestId, and nothing is recorded',
+    'a %s taking the quote up, the card from a session, settles at its terms',
     async (apiOperation) => {
       const session = (await under.api.post('/session')).body.session.id as string;
       const card = { number: EUR_CARD, expiry: { month: '1', year: '39' } };
@@ -149,32 +175,40 @@ describe('taking the offer up (issue 15)', () => {
         session: { id: session },
       });
       const { requestId } = offer.body.currencyConversion;
-      const id = order();
-      const refused = await under.api.put(
-        `/order/${id}/transaction/1`,
+      const paid = await under.api.put(
+        `/order/${order()}/transaction/1`,
         payment(apiOperation, session, requestId),
       );
-      expect(refused.status).toBe(400);
-      expect(refused.body.error).toEqual({
-        cause: 'INVALID_REQUEST',
-        explanation: `Value '${requestId}' is invalid. No currency-conversion quote of that id can be used: taking up a quote is not offered yet`,
-        field: 'currencyConversion.requestId',
-        validationType: 'INVALID',
-      });
-      expect((await under.api.get(`/order/${id}`)).status).toBe(404);
-      // The session was not bound to that order: it still pays another, without the quote.
-      const { requestId: _quote, ...conversion } = payment(
-        apiOperation,
-        session,
-        requestId,
-      ).currencyConversion;
-      const paid = await under.api.put(`/order/${order()}/transaction/1`, {
-        ...payment(apiOperation, session, requestId),
-        currencyConversion: conversion,
-      });
       expect(paid.status).toBe(201);
+      const { requestId: _quote, ...terms } = offer.body.currencyConversion;
+      expect(paid.body.currencyConversion).toEqual({ ...terms, uptake: 'ACCEPTED' });
     },
   );
+
+  it('a refused quote records nothing and leaves the payment session free for another order', async () => {
+    const session = (await under.api.post('/session')).body.session.id as string;
+    const card = { number: EUR_CARD, expiry: { month: '1', year: '39' } };
+    await under.api.put(`/session/${session}`, { sourceOfFunds: { provided: { card } } });
+    const id = order();
+    const refused = await under.api.put(
+      `/order/${id}/transaction/1`,
+      payment('PAY', session, 'not-a-quote'),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      cause: 'INVALID_REQUEST',
+      field: 'currencyConversion.requestId',
+      validationType: 'INVALID',
+    });
+    expect((await under.api.get(`/order/${id}`)).status).toBe(404);
+    const { requestId: _quote, ...conversion } = payment('PAY', session, '').currencyConversion;
+    const paid = await under.api.put(`/order/${order()}/transaction/1`, {
+      ...payment('PAY', session, ''),
+      currencyConversion: conversion,
+    });
+    expect(paid.status).toBe(201);
+    expect(paid.body.result).toBe('SUCCESS');
+  });
 
   it('a malformed field is reported first; without a session too', async () => {
     const body = {
@@ -185,6 +219,7 @@ describe('taking the offer up (issue 15)', () => {
         provided: { card: { number: EUR_CARD, expiry: { month: '1', year: '39' } } },
       },
     };
+    // An unknown quote is INVALID once the fields are well formed.
     const quote = await under.api.put(`/order/${order()}/transaction/1`, body);
     expect(quote.body.error).toMatchObject({ field: 'currencyConversion.requestId' });
     const malformed = await under.api.put(`/order/${order()}/transaction/1`, {
@@ -203,7 +238,7 @@ describe('refusals', () => {
 
   it.each([
     ['an unknown field', { order: { amount: '1.00', colour: 'red' } }, 'order.colour'],
-    ['a card token (issue 15)', { sourceOfFunds: { token: '1234' } }, 'sourceOfFunds.token'],
+    ['an unknown card token', { sourceOfFunds: { token: '1234' } }, 'sourceOfFunds.token'],
     ['a bad amount', { order: { amount: '1.0001', currency: 'USD' } }, 'order.amount'],
     ['a bad currency', { order: { amount: '1.00', currency: 'usd' } }, 'order.currency'],
     ['another apiOperation', { apiOperation: 'AUTHORIZE' }, 'apiOperation'],

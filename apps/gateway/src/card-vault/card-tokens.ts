@@ -12,7 +12,7 @@ import {
   type TokenEvent,
   type TokenState,
 } from '@gateway/domain';
-import { newEventId, type EventStore } from '@gateway/event-store';
+import { newEventId, WrongExpectedRevisionError, type EventStore } from '@gateway/event-store';
 import type { Merchant } from '@gateway/merchants';
 import { createHash } from 'node:crypto';
 import type { KeyedMutex } from '../order/keyed-mutex';
@@ -30,6 +30,18 @@ const GATEWAY_CODES: Record<VerificationStrategy, string> = {
   BASIC: 'BASIC_VERIFICATION_SUCCESSFUL',
   ACQUIRER: 'EXTERNAL_VERIFICATION_SUCCESSFUL',
 };
+
+/** A token a payment read, at the stream revision it was read. */
+export interface TokenRead {
+  readonly token: string;
+  readonly revision: number;
+}
+
+/** A payment's request with the token's card beneath it; `read` when the token could pay. */
+export interface WithToken {
+  readonly request: Json;
+  readonly read?: TokenRead;
+}
 
 export interface SavedToken {
   readonly token: string;
@@ -82,23 +94,25 @@ export class CardTokens {
 
   /**
    * The request with the token's card beneath the card fields it holds (spec: explicit card
-   * details override the session's, which override the token's). Another merchant's token, a
-   * deleted or an unknown one leaves the request without card fields, so that it is INVALID on
+   * details override the session's, which override the token's), and the token as read (its
+   * usage is recorded at that revision: `used`). Another merchant's token, a deleted or an
+   * unknown one leaves the request without card fields, so that it is INVALID on
    * sourceOfFunds.token when parsed (source-of-funds.mapper.ts), with nothing recorded; a retry
    * of a payment made before the token was deleted is still answered as first (the pipeline's
-   * replay comes before the parse). Only an operation that `charges` the card (AUTHORIZE, PAY,
-   * VERIFY: behaviour notes, the operations that pay with a token) takes a token.
+   * replay comes before the parse). Only a request that `takesToken` uses one (behaviour notes:
+   * AUTHORIZE, PAY and VERIFY pay with a token; Payment Options Inquiry asks about its card).
    */
-  async beneath(merchant: Merchant, request: Json, charges: boolean): Promise<Json> {
+  async beneath(merchant: Merchant, request: Json, takesToken: boolean): Promise<WithToken> {
     const token = get(request, 'sourceOfFunds.token');
-    if (typeof token !== 'string') return request;
-    const state = charges ? foldToken(await this.load(merchant.id, token)) : undefined;
+    if (typeof token !== 'string') return { request };
+    const history = takesToken ? await this.load(merchant.id, token) : [];
+    const state = foldToken(history);
     const number = state && this.vault.get(merchant.id, token);
     const source = request.sourceOfFunds as Json;
     const provided = (source.provided ?? {}) as Json;
     const { card: sentCard, ...others } = provided;
     if (!state || number === undefined)
-      return { ...request, sourceOfFunds: { ...source, provided: others } };
+      return { request: { ...request, sourceOfFunds: { ...source, provided: others } } };
     const sent = (sentCard ?? {}) as Json;
     const { expiry, holder } = state.card;
     const card = {
@@ -107,15 +121,27 @@ export class CardTokens {
       expiry: { ...expiry, ...(sent.expiry as Json | undefined) },
       ...(holder || sent.holder ? { holder: { ...holder, ...(sent.holder as Json) } } : {}),
     };
-    return { ...request, sourceOfFunds: { ...source, provided: { ...provided, card } } };
+    return {
+      request: { ...request, sourceOfFunds: { ...source, provided: { ...provided, card } } },
+      read: { token, revision: revisionOf(history) },
+    };
   }
 
-  /** Records that a payment used the token (usage.lastUsedTime); nothing for a deleted one. */
-  used(merchantId: string, token: string): Promise<void> {
-    return this.locked(merchantId, token, async (history) => {
-      if (!foldToken(history)) return;
-      const time = this.clock().toISOString();
-      await this.append(merchantId, token, history, [{ type: 'TokenUsed', data: { time } }]);
+  /**
+   * Records that a new payment used the token (usage.lastUsedTime), appended at the revision
+   * `beneath` read, so the stream is read once. Only when another write came in between (a
+   * concurrent use, an update, its deletion) is it read again: a deleted token gets nothing.
+   */
+  used(merchantId: string, { token, revision }: TokenRead): Promise<void> {
+    const used: TokenEvent = { type: 'TokenUsed', data: { time: this.clock().toISOString() } };
+    return this.locks.run(tokenStreamId(merchantId, token), async () => {
+      try {
+        await this.append(merchantId, token, revision, [used]);
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        const history = await this.load(merchantId, token);
+        if (foldToken(history)) await this.append(merchantId, token, revisionOf(history), [used]);
+      }
     });
   }
 
@@ -124,7 +150,8 @@ export class CardTokens {
     return this.locked(merchantId, token, async (history) => {
       if (!foldToken(history)) throw notFound(token);
       const time = this.clock().toISOString();
-      await this.append(merchantId, token, history, [{ type: 'TokenDeleted', data: { time } }]);
+      const deleted: TokenEvent = { type: 'TokenDeleted', data: { time } };
+      await this.append(merchantId, token, revisionOf(history), [deleted]);
       this.vault.destroy(merchantId, token);
     });
   }
@@ -158,7 +185,7 @@ export class CardTokens {
     const event: TokenEvent = before
       ? { type: 'TokenUpdated', data }
       : { type: 'TokenCreated', data };
-    await this.append(merchant.id, token, history, [event]);
+    await this.append(merchant.id, token, revisionOf(history), [event]);
     return { token, state: foldToken([...history, event])!, created: !before };
   }
 
@@ -243,18 +270,24 @@ export class CardTokens {
     return stored.map((e) => ({ type: e.type, data: e.data }) as TokenEvent);
   }
 
+  /** `revision`: the stream's last revision as read (-1: no stream yet). */
   private async append(
     merchantId: string,
     token: string,
-    history: readonly TokenEvent[],
+    revision: number,
     events: readonly TokenEvent[],
   ): Promise<void> {
     await this.store.appendToStream(
       tokenStreamId(merchantId, token),
       events.map((e) => ({ eventId: newEventId(), type: e.type, data: e.data, metadata: {} })),
-      history.length ? history.length - 1 : 'no_stream', // the revision `history` was read at
+      revision >= 0 ? revision : 'no_stream',
     );
   }
+}
+
+/** The revision `history` was read at (-1: the stream did not exist). */
+function revisionOf(history: readonly TokenEvent[]): number {
+  return history.length - 1;
 }
 
 /** What a token keeps of its card when only expiry or holder change. */

@@ -9,7 +9,10 @@ export const KEY_FILES = {
   session: 'session.key',
   /** Recognises a retried request (transaction/request-fingerprint.ts). */
   requestFingerprint: 'fingerprint.key',
-  /** Fingerprints card numbers, so the same card is recognised without being kept. */
+  /**
+   * Fingerprints card numbers, so the same card is recognised without being kept; the key of
+   * currency-conversion quote ids is derived from it (currency-conversion/quote-ids.ts).
+   */
   cardFingerprint: 'card-fingerprint.key',
   /** Signs the payer's page links (payer/page-token.ts). */
   pageToken: 'page-token.key',

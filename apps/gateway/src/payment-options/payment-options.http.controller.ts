@@ -1,4 +1,3 @@
-import type { CurrencyConversion } from '@gateway/acquirer';
 import {
   ApiError,
   findEmbeddedCardNumber,
@@ -11,8 +10,11 @@ import { Body, Controller, HttpCode, Inject, Param, Post, UseGuards } from '@nes
 import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard';
 import { literalsAlong, numbersAsWritten } from '../http/body-numbers';
 import { parseApiVersion } from '../http/path-params';
+import { CardTokens } from '../card-vault/card-tokens';
 import { PaymentSessions } from '../session/payment-sessions';
-import { CURRENCY_CONVERSION } from '../tokens';
+import { get } from '../transaction/body-fields';
+import { CLOCK, type Clock } from '../tokens';
+import { QuoteUptake } from '../currency-conversion/quote-uptake';
 import { paymentOptions } from './payment-options';
 
 const INQUIRY_NUMBERS = literalsAlong(paymentOptionsInquiryContract);
@@ -27,12 +29,14 @@ const INQUIRY_NUMBERS = literalsAlong(paymentOptionsInquiryContract);
 export class PaymentOptionsHttpController {
   constructor(
     private readonly sessions: PaymentSessions,
-    @Inject(CURRENCY_CONVERSION) private readonly conversion: CurrencyConversion,
+    private readonly tokens: CardTokens,
+    private readonly quotes: QuoteUptake,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Post()
   @HttpCode(200)
-  inquire(
+  async inquire(
     @Param('version') version: string | undefined,
     @Body() sent: unknown,
     @AuthenticatedMerchant() merchant: Merchant,
@@ -44,10 +48,19 @@ export class PaymentOptionsHttpController {
     const cardData = findEmbeddedCardNumber(validated.value);
     if (cardData) throw ApiError.fromFieldError(cardData);
     if (!merchant.test) throw ApiError.rejected('NO_ACQUIRER_LINK');
-    return paymentOptions(
+    const withSession = this.sessions.beneath(
       merchant.id,
-      this.sessions.beneath(merchant.id, paymentOptionsInquiryContract.body, validated.value),
-      this.conversion,
+      paymentOptionsInquiryContract.body,
+      validated.value,
     );
+    // The token's card beneath the sent and session's (spec's precedence), as for a payment.
+    const { request, read } = await this.tokens.beneath(merchant, withSession, true);
+    // Another merchant's, a deleted or an unknown token: as for a payment (behaviour notes).
+    if (!read && get(request, 'sourceOfFunds.token') !== undefined)
+      throw ApiError.invalid(
+        'Value is invalid. This gateway holds no stored card details for it',
+        'sourceOfFunds.token',
+      );
+    return paymentOptions(merchant.id, request, this.quotes, this.clock());
   }
 }

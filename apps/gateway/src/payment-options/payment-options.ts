@@ -1,10 +1,7 @@
-import {
-  SIMULATOR_CARD_TYPES,
-  SIMULATOR_CURRENCIES,
-  type CurrencyConversion,
-} from '@gateway/acquirer';
+import { SIMULATOR_CARD_TYPES, SIMULATOR_CURRENCIES } from '@gateway/acquirer';
 import { API_OPERATIONS, browserPaymentProviders } from '@gateway/contract';
 import { parseAmount, toDecimal } from '@gateway/domain';
+import type { QuoteUptake } from '../currency-conversion/quote-uptake';
 import { get } from '../transaction/body-fields';
 
 type Json = Record<string, unknown>;
@@ -28,19 +25,23 @@ const OPTIONS = {
 export function paymentOptions(
   merchantId: string,
   request: Json,
-  conversion: CurrencyConversion,
+  quotes: QuoteUptake,
+  now: Date,
 ): Json {
   const cardNumber = get(request, 'sourceOfFunds.provided.card.number');
   const amount = get(request, 'order.amount');
   const currency = get(request, 'order.currency');
   const quote =
     cardNumber !== undefined && amount !== undefined && currency !== undefined
-      ? conversion.quote({
-          merchantId,
-          cardNumber: String(cardNumber),
-          amount: parseAmount(String(amount))!,
-          currency: String(currency),
-        })
+      ? quotes.offer(
+          {
+            merchantId,
+            cardNumber: String(cardNumber),
+            amount: parseAmount(String(amount))!,
+            currency: String(currency),
+          },
+          now,
+        )
       : undefined;
   const correlationId = request.correlationId;
   return {

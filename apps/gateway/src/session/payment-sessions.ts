@@ -126,11 +126,14 @@ export class PaymentSessions {
     };
   }
 
-  /** A session serves one order: the first operation that cites it binds it. */
-  bindToOrder(session: StoredSession, orderId: string): void {
-    if (!this.store.bindToOrder(session.merchantId, session.id, orderId))
+  /**
+   * A session serves one order: the first operation that cites it and that the order allows
+   * binds it (a refused request leaves it free).
+   */
+  bindToOrder(merchantId: string, sessionId: string, orderId: string): void {
+    if (!this.store.bindToOrder(merchantId, sessionId, orderId))
       throw ApiError.invalid(
-        `Value '${session.id}' is invalid. The session was already used for another order`,
+        `Value '${sessionId}' is invalid. The session was already used for another order`,
         'session.id',
       );
   }

@@ -5,9 +5,11 @@ import { lockFailure, renderTransaction } from '@gateway/order-view';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Agreements, type AdmitBody } from '../agreements/agreements';
+import { QuoteUptake } from '../currency-conversion/quote-uptake';
 import { OperationPipeline } from '../operations/pipeline';
 import { OPERATIONS } from '../operations/registry';
 import { OrderSizeLimit } from '../order/order-size-limit';
+import { PaymentSessions } from '../session/payment-sessions';
 import { CLOCK, type Clock } from '../tokens';
 import { get } from './body-fields';
 import {
@@ -27,6 +29,8 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
     private readonly sensitive: SensitiveData,
     private readonly sizeLimit: OrderSizeLimit,
     private readonly agreements: Agreements,
+    private readonly quotes: QuoteUptake,
+    private readonly sessions: PaymentSessions,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -46,6 +50,15 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
     const slice = OPERATIONS[command.apiOperation as ApiOperation];
     const correlationId = get(command.body, 'correlationId') as string | undefined;
     const replay = (state: OrderState) => replayOf(state, command, correlationId);
+    // The currency-conversion quote the request takes up: judged after the replay (a retry is
+    // answered even once it has expired). It and the payment session the request cites are bound
+    // to the order only once the order allows the request, before the acquirer is asked, so a
+    // refused request leaves both free.
+    let quote: string | undefined;
+    const claim = async () => {
+      if (command.sessionId) this.sessions.bindToOrder(merchant.id, command.sessionId, orderId);
+      if (quote) await this.quotes.bind(merchant.id, quote, orderId, now);
+    };
     return this.pipeline.run({
       streamId: orderStreamId(merchant.id, orderId),
       now,
@@ -61,7 +74,7 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
       parse: (state) => {
         this.sizeLimit.refuseIfFull(state, orderId, transactionId);
         if (!slice) throw unsupported(command.apiOperation);
-        return slice.parse(admit(command.body), {
+        const ctx = {
           merchantId: merchant.id,
           orderId,
           transactionId,
@@ -69,15 +82,25 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
           now: now.toISOString(),
           requestHash,
           protect: this.sensitive.protectionFor(merchant, orderId),
-        });
+        };
+        // The request's own faults first (a deleted token is INVALID on sourceOfFunds.token).
+        const sent = admit(command.body);
+        const parsed = slice.parse(sent, ctx);
+        const uptake = this.quotes.judge(merchant.id, sent, now);
+        quote = uptake.requestId;
+        // A quote taken up adds its terms, to be recorded with the transaction.
+        return uptake.body === sent ? parsed : slice.parse(uptake.body, ctx);
       },
-      ask: (parsed, ctx) => slice.ask(parsed, ctx),
+      ask: (parsed, ctx) =>
+        quote || command.sessionId
+          ? claim().then(() => slice.ask(parsed, ctx))
+          : slice.ask(parsed, ctx),
       refused: (rejection) => {
         throw ApiError.invalid(rejection.explanation, rejection.field, rejection.validationType);
       },
-      lockLost: () => ({ body: lockFailure(command, correlationId) }),
-      // The transaction as now recorded: this request's, or the identical one that won the race.
-      render: (state) => replay(state)!,
+      lockLost: () => ({ body: lockFailure(command, correlationId), recorded: false }),
+      // The transaction as now recorded by this very request.
+      render: (state) => ({ ...replay(state)!, recorded: true }),
     });
   }
 }
@@ -105,5 +128,6 @@ function replayOf(
     (v) => v.requestHash === command.requestHash,
   );
   if (!version) return undefined;
-  return { body: renderTransaction(state as Order, version, correlationId, command.view) };
+  const body = renderTransaction(state as Order, version, correlationId, command.view);
+  return { body, recorded: false };
 }

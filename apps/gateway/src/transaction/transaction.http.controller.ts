@@ -3,7 +3,6 @@ import {
   findEmbeddedCardNumber,
   isJsonObject,
   malformedField,
-  unusableQuote,
   validateBody,
   withNumberLiterals,
 } from '@gateway/contract';
@@ -42,10 +41,10 @@ function citesSession(body: unknown): body is Record<string, unknown> {
 
 /**
  * What the sent fields alone decide, judged before the session is looked up (issue 13: one check
- * stage): every field's form, then a currency-conversion quote no order can use yet.
+ * stage): every field's form.
  */
 function wellFormed(apiVersion: number, body: Record<string, unknown>): Record<string, unknown> {
-  const refused = malformedField(apiVersion, body) ?? unusableQuote(body);
+  const refused = malformedField(apiVersion, body);
   if (refused) throw ApiError.fromFieldError(refused);
   return body;
 }
@@ -89,9 +88,6 @@ export class TransactionHttpController {
       : undefined;
     const validated = validateBody(apiVersion, withSession?.body ?? body);
     if (!validated.ok) throw ApiError.fromFieldError(validated.error);
-    // Judged by wellFormed already when a session is cited (a session holds no currencyConversion).
-    const quote = unusableQuote(validated.value);
-    if (quote) throw ApiError.fromFieldError(quote);
     const cardData = findEmbeddedCardNumber(validated.value);
     if (cardData) throw ApiError.fromFieldError(cardData);
     if (!merchant.test) throw ApiError.rejected('NO_ACQUIRER_LINK');
@@ -101,8 +97,11 @@ export class TransactionHttpController {
     if (unmask && !merchant.permissions.includes('UNMASK'))
       throw ApiError.rejected('UNMASK_NOT_PERMITTED');
     const charges = CHARGES_CARD.has(validated.value.apiOperation as string);
-    const value = await this.tokens.beneath(merchant, validated.value, charges);
-    if (withSession) this.sessions.bindToOrder(withSession.session, orderId);
+    const { request: value, read: token } = await this.tokens.beneath(
+      merchant,
+      validated.value,
+      charges,
+    );
     const command = new ProcessTransactionCommand(
       merchant,
       value.apiOperation as string,
@@ -112,11 +111,12 @@ export class TransactionHttpController {
       value,
       this.fingerprint.of(apiVersion, body),
       this.sensitive.viewFor(merchant, orderId, { byCertificate, unmask }),
+      withSession?.session.id,
     );
-    const { body: response } = await this.commands.execute(command);
+    const { body: response, recorded } = await this.commands.execute(command);
     if (withSession && charges) this.sessions.securityCodeUsed(withSession.session);
-    const token = get(value, 'sourceOfFunds.token');
-    if (charges && typeof token === 'string') await this.tokens.used(merchant.id, token);
+    // A retry (answered from the order) used the token no more.
+    if (token && recorded) await this.tokens.used(merchant.id, token);
     return response;
   }
 

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import type { Thousandths } from '../../../domain/src/money';
+import { convertAmount } from '../../../domain/src/money';
 import type {
   ConversionQuote,
   ConversionRequest,
@@ -22,7 +21,6 @@ const MARGIN_PERCENT = 3n;
 const RATES_PUBLISHED_AT = '2026-01-01T00:00:00.000Z';
 /** The rate is quoted to 6 decimals; the payer's amount to the cent (all three have 2 decimals). */
 const RATE_SCALE = 1_000_000n;
-const CENT = 10n;
 
 /** The currencies the simulator publishes rates for: those it settles in. */
 export const SIMULATOR_CURRENCIES: readonly string[] = Object.keys(PER_USD);
@@ -41,37 +39,20 @@ function decimalText(value: bigint, scale: bigint): string {
 
 /**
  * The simulator's quotes: deterministic and stateless, so every node quotes the same and nothing
- * is stored. The requestId is a digest of the quote's terms (never of the card number): the same
- * question gets the same offer. Taking a quote up in AUTHORIZE / PAY is issue 15's.
+ * is stored; a payment taking a quote up gets the same terms quoted again, to compare.
  */
 export class SimulatedCurrencyConversion implements CurrencyConversion {
-  quote({
-    merchantId,
-    cardNumber,
-    amount,
-    currency,
-  }: ConversionRequest): ConversionQuote | undefined {
+  quote({ cardNumber, amount, currency }: ConversionRequest): ConversionQuote | undefined {
     const payerCurrency = CARD_CURRENCY[cardNumber];
     const payerPerUsd = PER_USD[payerCurrency];
     const orderPerUsd = PER_USD[currency];
     if (!payerPerUsd || !orderPerUsd || payerCurrency === currency) return undefined;
     const rate = halfUp(payerPerUsd * (100n + MARGIN_PERCENT) * RATE_SCALE, orderPerUsd * 100n);
-    const cents = halfUp(BigInt(amount) * rate, RATE_SCALE * CENT);
-    const payerAmount: Thousandths = Number(cents * CENT);
     const payerExchangeRate = decimalText(rate, RATE_SCALE);
-    const terms = [
-      merchantId,
-      currency,
-      amount,
-      payerCurrency,
-      payerExchangeRate,
-      RATES_PUBLISHED_AT,
-    ];
     return {
-      requestId: createHash('sha256').update(terms.join('|')).digest('hex').slice(0, 40),
       provider: 'DCC_PROVIDER_A',
       payerCurrency,
-      payerAmount,
+      payerAmount: convertAmount(amount, payerExchangeRate),
       payerExchangeRate,
       marginPercentage: String(MARGIN_PERCENT),
       exchangeRateTime: RATES_PUBLISHED_AT,

@@ -39,7 +39,7 @@ export const currencyConversion = group(
       min: 1,
       max: 100,
       description:
-        'As returned by the payment options inquiry. Not taken up yet: AUTHORIZE and PAY refuse it (INVALID)',
+        'As returned by the payment options inquiry; with uptake ACCEPTED, AUTHORIZE and PAY settle at its terms (for 30 minutes and one order; else INVALID)',
     },
     uptake: {
       kind: 'enum',

@@ -254,6 +254,28 @@ const sourceOfFunds = object('The payment instrument, never with a full card num
   }),
 });
 
+/** Spec, currency conversion group (responses): numbers, and no requestId. */
+const currencyConversion = object(
+  'Dynamic currency conversion, as sent or as quoted by Payment Options Inquiry when taken up',
+  {
+    exchangeRateTime: dateTime('When the exchange rate was published'),
+    marginPercentage: { type: 'number', description: 'Margin included in the rate, percent' },
+    payerAmount: { type: 'number', description: 'The amount in the payer currency' },
+    payerCurrency: text(3, 3, 'The payer currency, ISO 4217'),
+    payerExchangeRate: {
+      type: 'number',
+      description: 'Payer currency per unit of the order currency, margin included',
+    },
+    provider: oneOfValues(['DCC_PROVIDER_A', 'DCC_PROVIDER_B'], 'Currency conversion provider'),
+    providerReceipt: text(1, 100, "The provider's receipt"),
+    uptake: oneOfValues(
+      ['ACCEPTED', 'DECLINED', 'NOT_AVAILABLE', 'NOT_REQUIRED'],
+      "The payer's choice",
+    ),
+  },
+  ['uptake'],
+);
+
 const RESULT = oneOfValues(
   ['FAILURE', 'PENDING', 'SUCCESS', 'UNKNOWN'],
   'SUCCESS for APPROVED, APPROVED_PENDING_SETTLEMENT and PARTIALLY_APPROVED, PENDING and UNKNOWN alike, FAILURE otherwise',
@@ -302,6 +324,7 @@ const transactionResponse = object(
     ),
     correlationId: text(1, 100, 'The correlationId of the request, echoed'),
     agreement,
+    currencyConversion,
     sourceOfFunds,
     authorizationResponse: object('Raw authorization data some acquirers return', {}),
     risk: object('Risk assessment outcome', {}),

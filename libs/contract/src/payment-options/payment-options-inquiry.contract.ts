@@ -1,6 +1,6 @@
 import { generalFields } from '../groups/general.group';
 import { orderFields } from '../groups/order.group';
-import { card } from '../groups/source-of-funds.group';
+import { card, sourceOfFunds } from '../groups/source-of-funds.group';
 import { group, pick } from '../model/compose';
 import type { ApiOperation, GroupField, OperationContract } from '../model/field';
 import { MAX_VERSION, resolveContract } from '../operations/registry';
@@ -11,7 +11,7 @@ import { validateRequest, type ValidationResult } from '../validate';
  * transaction, so it records nothing and needs no field (an empty body is the empty object).
  * With a card (sent, or from a payment session) and an amount in a currency, the answer adds a
  * currency-conversion offer when the card's currency differs. `apiOperation` is accepted for the
- * clients that send it, with its one value. A card token is issue 15's.
+ * clients that send it, with its one value. The card may be a card token's.
  */
 export const PAYMENT_OPTIONS_INQUIRY = 'PAYMENT_OPTIONS_INQUIRY' as ApiOperation;
 
@@ -36,6 +36,7 @@ export const paymentOptionsInquiryContract: OperationContract = {
       provided: group('Payment details supplied in the request', {
         card: group('Card details', pick(card.fields, 'number', 'expiry')),
       }),
+      token: sourceOfFunds.fields.token,
       type: {
         kind: 'enum',
         values: ['CARD'],

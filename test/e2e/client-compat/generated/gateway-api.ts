@@ -1350,6 +1350,8 @@ export interface components {
             expiry?: components['schemas']['Expiry'];
           };
         };
+        /** @description Card token standing for the card details */
+        token?: string;
         /**
          * @description Only a card can be asked about
          * @enum {string}
@@ -1478,7 +1480,7 @@ export interface components {
       provider?: 'DCC_PROVIDER_A' | 'DCC_PROVIDER_B';
       /** @description The provider's receipt */
       providerReceipt?: string;
-      /** @description As returned by the payment options inquiry. Not taken up yet: AUTHORIZE and PAY refuse it (INVALID) */
+      /** @description As returned by the payment options inquiry; with uptake ACCEPTED, AUTHORIZE and PAY settle at its terms (for 30 minutes and one order; else INVALID) */
       requestId?: string;
       /**
        * @description The payer's choice; NOT_REQUIRED by default
@@ -2136,6 +2138,34 @@ export interface components {
           /** @description Days between two payments */
           daysBetweenPayments?: number;
         };
+      };
+      /** @description Dynamic currency conversion, as sent or as quoted by Payment Options Inquiry when taken up */
+      currencyConversion?: {
+        /**
+         * Format: date-time
+         * @description When the exchange rate was published
+         */
+        exchangeRateTime?: string;
+        /** @description Margin included in the rate, percent */
+        marginPercentage?: number;
+        /** @description The amount in the payer currency */
+        payerAmount?: number;
+        /** @description The payer currency, ISO 4217 */
+        payerCurrency?: string;
+        /** @description Payer currency per unit of the order currency, margin included */
+        payerExchangeRate?: number;
+        /**
+         * @description Currency conversion provider
+         * @enum {string}
+         */
+        provider?: 'DCC_PROVIDER_A' | 'DCC_PROVIDER_B';
+        /** @description The provider's receipt */
+        providerReceipt?: string;
+        /**
+         * @description The payer's choice
+         * @enum {string}
+         */
+        uptake: 'ACCEPTED' | 'DECLINED' | 'NOT_AVAILABLE' | 'NOT_REQUIRED';
       };
       /** @description The payment instrument, never with a full card number */
       sourceOfFunds?: {
