@@ -70,6 +70,9 @@ import { WebhookDeliveryHttpController } from './webhook/webhook-delivery.http.c
 import { consumersProviders } from './consumers/consumers.providers';
 import { cardVaultProviders } from './card-vault/card-vault.providers';
 import { TokenHttpController } from './card-vault/token.http.controller';
+import { CheckoutHttpController } from './checkout/checkout.http.controller';
+import { CheckoutScriptHttpController } from './checkout/checkout-script.http.controller';
+import { checkoutProviders } from './checkout/checkout.providers';
 
 /** Closes the stores last, after in-flight requests finish, so pending group commits are flushed. */
 class StoreShutdown implements OnApplicationShutdown {
@@ -116,6 +119,8 @@ export class AppModule {
         CheckGatewayHttpController,
         PaymentOptionsHttpController,
         TokenHttpController,
+        CheckoutHttpController,
+        CheckoutScriptHttpController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -249,6 +254,7 @@ export class AppModule {
         PayerTransactionHandler,
         ...consumersProviders(config),
         ...cardVaultProviders(config),
+        ...checkoutProviders(),
       ],
     };
   }

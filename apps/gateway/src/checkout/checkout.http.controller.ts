@@ -1,0 +1,175 @@
+import { ApiError } from '@gateway/contract';
+import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { PageTokens } from '../payer/page-token';
+import { problemPage } from '../payer/payer-page.layout';
+import { sendPage } from '../payer/payer-page.response';
+import {
+  checkoutRequest,
+  CheckoutPayments,
+  type CardForm,
+  type CardRefusal,
+} from './checkout-payment';
+import { CheckoutSessions, type CheckoutSession } from './checkout-sessions';
+import { merchantOriginOf, transactionIdOf } from './checkout-terms';
+import {
+  CHECKOUT_MODES,
+  renderCheckoutPage,
+  renderFramedResult,
+  type CheckoutMode,
+} from './checkout.page';
+
+type Form = CardForm & { token?: string; mode?: string };
+
+const modeOf = (text: unknown): CheckoutMode =>
+  CHECKOUT_MODES.find((mode) => mode === text) ?? 'page';
+
+/**
+ * The payment page (behaviour notes, "Hosted Checkout"), under /payer/ so that a browser gets a
+ * page whatever goes wrong. The session id in the path finds the checkout; each form carries the
+ * signed token of the next payment attempt, which is taken once (the session's version is the
+ * lock), so a tampered or replayed step is refused. The page may be framed by the merchant's
+ * origin (returnUrl's) only.
+ */
+@Controller('payer/checkout')
+export class CheckoutHttpController {
+  constructor(
+    private readonly checkouts: CheckoutSessions,
+    private readonly payments: CheckoutPayments,
+    private readonly tokens: PageTokens,
+  ) {}
+
+  @Get(':sessionId')
+  show(
+    @Param('sessionId') id: string,
+    @Query('mode') mode: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
+    const session = this.checkouts.find(id);
+    if (!session) return sendPage(reply, 404, expired());
+    if (session.content.checkout.completed) return sendPage(reply, 409, alreadyPaid());
+    return this.form(reply, 200, session, modeOf(mode));
+  }
+
+  @Post(':sessionId')
+  async pay(@Param('sessionId') id: string, @Body() form: Form, @Res() reply: FastifyReply) {
+    const mode = modeOf(form?.mode);
+    const session = this.checkouts.find(id);
+    if (!session) return sendPage(reply, 404, expired());
+    const refused = this.refusedStep(session, form?.token);
+    if (refused) return sendPage(reply, refused.status, refused.page);
+    const terms = session.content.checkout;
+    const request = checkoutRequest(terms, form);
+    if (!('apiOperation' in request)) return this.form(reply, 400, session, mode, request, form);
+    const attempt = terms.attempts + 1;
+    const claimed = this.checkouts.advance(session, { attempts: attempt });
+    if (!claimed) return sendPage(reply, 409, replayed());
+    let error: CardRefusal;
+    try {
+      const result = await this.payments.run(
+        session.merchantId,
+        terms,
+        transactionIdOf(session.id, attempt),
+        request,
+      );
+      if (result.approved) return this.complete(reply, claimed, mode);
+      error = {
+        message: `The payment was not approved (${result.gatewayCode}). Try again, or with another card.`,
+      };
+    } catch (thrown) {
+      if (!(thrown instanceof ApiError)) throw thrown;
+      error = { message: thrown.message };
+    }
+    return this.form(reply, 200, claimed, mode, error, form);
+  }
+
+  @Post(':sessionId/cancel')
+  cancel(@Param('sessionId') id: string, @Body() form: Form, @Res() reply: FastifyReply) {
+    const session = this.checkouts.find(id);
+    if (!session) return sendPage(reply, 404, expired());
+    const refused = this.refusedStep(session, form?.token);
+    if (refused) return sendPage(reply, refused.status, refused.page);
+    const terms = session.content.checkout;
+    const to = terms.cancelUrl ?? terms.returnUrl;
+    return this.leave(reply, session, modeOf(form?.mode), 'cancel', to);
+  }
+
+  /** The page with the token of the next attempt, and the last attempt's error if any. */
+  private form(
+    reply: FastifyReply,
+    status: number,
+    session: CheckoutSession,
+    mode: CheckoutMode,
+    error?: CardRefusal,
+    holder?: CardForm,
+  ) {
+    const terms = session.content.checkout;
+    const page = renderCheckoutPage({
+      terms,
+      action: `/payer/checkout/${session.id}`,
+      token: this.tokens.issue({
+        kind: 'checkout',
+        merchantId: session.merchantId,
+        orderId: terms.order.id,
+        transactionId: transactionIdOf(session.id, terms.attempts + 1),
+      }),
+      mode,
+      error,
+      holder,
+    });
+    return sendPage(reply, status, page, merchantOriginOf(terms));
+  }
+
+  /** Why a step's token is not taken: not one of ours for this session (400), or already used (409). */
+  private refusedStep(session: CheckoutSession, token: unknown) {
+    const target = typeof token === 'string' ? this.tokens.read(token, 'checkout') : undefined;
+    const terms = session.content.checkout;
+    const ours =
+      target?.merchantId === session.merchantId &&
+      target.orderId === terms.order.id &&
+      target.transactionId.startsWith(transactionIdOf(session.id, 0).slice(0, -1));
+    if (!ours)
+      return {
+        status: 400,
+        page: problemPage('Link not valid', 'This payment form is not valid.'),
+      };
+    if (terms.completed) return { status: 409, page: alreadyPaid() };
+    if (target.transactionId !== transactionIdOf(session.id, terms.attempts + 1))
+      return { status: 409, page: replayed() };
+    return undefined;
+  }
+
+  /** After success: the returnUrl with resultIndicator (the successIndicator) and sessionVersion. */
+  private complete(reply: FastifyReply, claimed: CheckoutSession, mode: CheckoutMode) {
+    const done = this.checkouts.advance(claimed, { completed: true });
+    if (!done) return sendPage(reply, 409, replayed());
+    const result = {
+      resultIndicator: this.checkouts.successIndicatorOf(done),
+      sessionVersion: done.version,
+    };
+    const to = new URL(done.content.checkout.returnUrl);
+    for (const [name, value] of Object.entries(result)) to.searchParams.set(name, value);
+    return this.leave(reply, done, mode, 'complete', to.href, result);
+  }
+
+  /** The payment page goes to `to` itself; a framed page tells the merchant's page (checkout.min.js). */
+  private leave(
+    reply: FastifyReply,
+    session: CheckoutSession,
+    mode: CheckoutMode,
+    kind: 'complete' | 'cancel',
+    to: string,
+    result?: { resultIndicator: string; sessionVersion: string },
+  ) {
+    if (mode === 'page') return reply.status(303).header('location', to).send();
+    const terms = session.content.checkout;
+    const origin = merchantOriginOf(terms);
+    const page = renderFramedResult({ terms, kind, redirect: to, origin, ...result });
+    return sendPage(reply, 200, page, origin);
+  }
+}
+
+const expired = () =>
+  problemPage('Payment page expired', 'This payment page has expired or does not exist.');
+const alreadyPaid = () => problemPage('Already paid', 'This order has been paid.');
+const replayed = () => problemPage('Already submitted', 'This payment form was already submitted.');
