@@ -64,7 +64,7 @@ suite('Hosted Checkout in Chromium', () => {
 
     it('a decline is announced and retried with another card on the same page', async () => {
       const page = await checkout('model=page');
-      await enterCard(page, '5123450000000008', '05', '39');
+      await enterCard(page, GOOD_CARD, '05', '39');
       await page.getByRole('button', { name: 'Pay USD 49.90' }).click();
       const alert = page.getByRole('alert');
       expect(await alert.innerText()).toMatch(/not approved \(DECLINED\)/);
@@ -72,7 +72,36 @@ suite('Hosted Checkout in Chromium', () => {
       await enterCard(page, GOOD_CARD);
       await page.getByRole('button', { name: 'Pay USD 49.90' }).click();
       expect(await receipt(page, 'redirect')).toBe('CAPTURED');
-      expect(await page.locator('#transactions').innerText()).toBe('2');
+      expect(await page.locator('#payments').innerText()).toBe('2');
+    });
+
+    it('a frictionless 3-D Secure card: authenticated without a challenge, then paid', async () => {
+      const page = await checkout('model=page');
+      await enterCard(page, '5123456789012346');
+      await page.getByRole('button', { name: 'Pay USD 49.90' }).click();
+      expect(await receipt(page, 'redirect')).toBe('CAPTURED');
+    });
+
+    it('a challenge card: the issuer page, authenticated, then paid', async () => {
+      const page = await checkout('model=page');
+      await enterCard(page, '5123450000000008');
+      await page.getByRole('button', { name: 'Pay USD 49.90' }).click();
+      await page.getByRole('heading', { name: 'Confirm your payment' }).waitFor();
+      expect(await page.locator('main').innerText()).toContain('USD 49.90');
+      await screenshot(page, 'checkout-challenge');
+      await page.getByRole('button', { name: 'Authenticate (success)' }).click();
+      expect(await receipt(page, 'redirect')).toBe('CAPTURED');
+    });
+
+    it('a failed challenge is announced; another card pays', async () => {
+      const page = await checkout('model=page');
+      await enterCard(page, '2223000000000007');
+      await page.getByRole('button', { name: 'Pay USD 49.90' }).click();
+      await page.getByRole('button', { name: 'Fail authentication' }).click();
+      expect(await page.getByRole('alert').innerText()).toMatch(/AUTHENTICATION_FAILED/);
+      await enterCard(page, GOOD_CARD);
+      await page.getByRole('button', { name: 'Pay USD 49.90' }).click();
+      expect(await receipt(page, 'redirect')).toBe('CAPTURED');
     });
 
     it('a card number the contract refuses is shown at its input, and nothing is paid', async () => {
@@ -108,12 +137,18 @@ suite('Hosted Checkout in Chromium', () => {
   });
 
   /** Pays in the page's frame (`frame` selects the iframe), screenshot `name` before pressing `button`. */
-  async function payInFrame(page: Page, frame: string, button: string, name?: string) {
+  async function payInFrame(
+    page: Page,
+    frame: string,
+    button: string,
+    name?: string,
+    card = GOOD_CARD,
+  ) {
     const framed = page.frameLocator(frame);
     await framed.getByRole('heading', { name: 'Pay Mug Shop' }).waitFor();
     await enterCard(
       page.frames().find((f) => f.url().includes('/payer/checkout/'))!,
-      GOOD_CARD,
+      card,
     );
     if (name) await screenshot(page, name);
     await framed.getByRole('button', { name: button }).press('Enter');
@@ -124,6 +159,14 @@ suite('Hosted Checkout in Chromium', () => {
       const page = await checkout('model=embedded');
       await payInFrame(page, '#payment iframe', 'Pay USD 49.90', 'checkout-embedded');
       expect(await receipt(page, 'callback')).toBe('CAPTURED');
+    });
+
+    it('a challenge card: the issuer page takes the whole window, then back on returnUrl', async () => {
+      const page = await checkout('model=embedded');
+      await payInFrame(page, '#payment iframe', 'Pay USD 49.90', undefined, '5123450000000008');
+      await page.getByRole('heading', { name: 'Confirm your payment' }).waitFor();
+      await page.getByRole('button', { name: 'Authenticate (success)' }).click();
+      expect(await receipt(page, 'redirect')).toBe('CAPTURED');
     });
 
     it('AUTHORIZE: the order is AUTHORIZED; without callbacks the shop page goes to returnUrl', async () => {

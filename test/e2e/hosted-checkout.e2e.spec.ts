@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { documentedIntegrity } from '../support/checkout-shop';
+import { hiddenFields, postForm } from '../support/three-d-secure';
 import { orderIds, useGateway, type GatewayUnderTest } from '../support/gateway-process';
 
 /**
@@ -14,6 +15,12 @@ const CARD = {
   expiryYear: '39',
   securityCode: '100',
 };
+
+/** The order's PAYMENT transactions (the page authenticates first: AUTHENTICATION ones too). */
+async function paymentsOf(under: GatewayUnderTest, orderId: string) {
+  const order = await under.api.get(`/order/${orderId}`);
+  return (order.body.transaction as any[]).filter((tx) => tx.transaction.type === 'PAYMENT');
+}
 
 async function createCheckout(under: GatewayUnderTest, orderId = nextOrder()) {
   const created = await under.api.post('/session', {
@@ -42,14 +49,6 @@ async function open(url: string) {
   const token = /name="token" value="([^"]+)"/.exec(text)?.[1];
   return { response, text, token };
 }
-
-const post = (url: string, form: Record<string, string>) =>
-  fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form),
-    redirect: 'manual',
-  });
 
 describe('Hosted Checkout', () => {
   const under = useGateway();
@@ -93,7 +92,7 @@ describe('Hosted Checkout', () => {
     it('pays once: returnUrl with resultIndicator, then the page and its forms say it is paid', async () => {
       const checkout = await createCheckout(under);
       const { token } = await open(checkout.page);
-      const paid = await post(checkout.page, { ...CARD, token: token!, mode: 'page' });
+      const paid = await postForm(checkout.page, { ...CARD, token: token!, mode: 'page' });
       expect(paid.status).toBe(303);
       const back = new URL(paid.headers.get('location')!);
       expect(`${back.origin}${back.pathname}`).toBe('https://shop.example:8443/receipt');
@@ -103,53 +102,81 @@ describe('Hosted Checkout', () => {
       expect(back.searchParams.get('sessionVersion')).toBe(session.body.session.version);
       const order = await under.api.get(`/order/${checkout.orderId}`);
       expect(order.body.status).toBe('CAPTURED');
-      expect(order.body.transaction).toHaveLength(1);
+      expect(await paymentsOf(under, checkout.orderId)).toHaveLength(1);
       // The same form again, and a fresh one: no second payment.
-      expect((await post(checkout.page, { ...CARD, token: token!, mode: 'page' })).status).toBe(
+      expect((await postForm(checkout.page, { ...CARD, token: token!, mode: 'page' })).status).toBe(
         409,
       );
       expect((await open(checkout.page)).response.status).toBe(409);
-      expect((await under.api.get(`/order/${checkout.orderId}`)).body.transaction).toHaveLength(1);
+      expect(await paymentsOf(under, checkout.orderId)).toHaveLength(1);
     });
 
     it('refuses a replayed step after a decline, and a tampered token', async () => {
       const checkout = await createCheckout(under);
       const { token } = await open(checkout.page);
-      const declined = await post(checkout.page, { ...CARD, expiryMonth: '05', token: token! });
+      const declined = await postForm(checkout.page, { ...CARD, expiryMonth: '05', token: token! });
       expect(declined.status).toBe(200);
-      const retry = /name="token" value="([^"]+)"/.exec(await declined.text())?.[1];
+      const retry = /name="token" value="([^"]+)"/.exec(declined.text)?.[1];
       expect(retry).not.toBe(token);
-      expect((await post(checkout.page, { ...CARD, token: token! })).status).toBe(409);
+      expect((await postForm(checkout.page, { ...CARD, token: token! })).status).toBe(409);
       const [payload, signature] = retry!.split('.');
       const forged = `${payload.slice(0, -2)}AA.${signature}`;
-      expect((await post(checkout.page, { ...CARD, token: forged })).status).toBe(400);
-      expect((await post(checkout.page, { ...CARD })).status).toBe(400);
+      expect((await postForm(checkout.page, { ...CARD, token: forged })).status).toBe(400);
+      expect((await postForm(checkout.page, { ...CARD })).status).toBe(400);
       // The token of another checkout session is not this one's.
       const other = await open((await createCheckout(under)).page);
-      expect((await post(checkout.page, { ...CARD, token: other.token! })).status).toBe(400);
-      expect((await post(checkout.page, { ...CARD, token: retry! })).status).toBe(303);
+      expect((await postForm(checkout.page, { ...CARD, token: other.token! })).status).toBe(400);
+      expect((await postForm(checkout.page, { ...CARD, token: retry! })).status).toBe(303);
     });
 
     it('judges the card by the contract before taking the step: the same token still pays', async () => {
       const checkout = await createCheckout(under);
       const { token } = await open(checkout.page);
-      const refused = await post(checkout.page, { ...CARD, securityCode: '12x', token: token! });
+      const refused = await postForm(checkout.page, {
+        ...CARD,
+        securityCode: '12x',
+        token: token!,
+      });
       expect(refused.status).toBe(400);
-      const text = await refused.text();
+      const text = refused.text;
       expect(text).toMatch(/role="alert"/);
       expect(text).toMatch(/id="securityCode"[^>]*aria-invalid="true"/);
       expect(text).not.toContain('12x');
       // Nothing was paid: the order does not exist.
       expect((await under.api.get(`/order/${checkout.orderId}`)).status).toBe(404);
-      expect((await post(checkout.page, { ...CARD, token: token! })).status).toBe(303);
+      expect((await postForm(checkout.page, { ...CARD, token: token! })).status).toBe(303);
+    });
+
+    it('a challenge card: the issuer page, then paid once; the return replayed is refused', async () => {
+      const checkout = await createCheckout(under);
+      const { token } = await open(checkout.page);
+      const toIssuer = await postForm(checkout.page, {
+        ...CARD,
+        number: '5123450000000008',
+        token: token!,
+      });
+      expect(toIssuer.text).not.toContain(checkout.successIndicator);
+      const acs = /action="([^"]+)"/.exec(toIssuer.text)![1];
+      const challenge = await postForm(acs, hiddenFields(toIssuer.text));
+      const result = /action="([^"]+)"/.exec(challenge.text)![1];
+      const back = await postForm(`${under.gateway.baseUrl}${result}`, { choice: 'success' });
+      const returnTo = /action="([^"]+)"/.exec(back.text)![1].replaceAll('&amp;', '&');
+      expect(returnTo).toMatch(/\/payer\/checkout\/SESSION\w+\/3ds\?token=/);
+      const paid = await postForm(returnTo, hiddenFields(back.text));
+      expect(paid.status).toBe(303);
+      const location = new URL(paid.headers.get('location')!);
+      expect(location.searchParams.get('resultIndicator')).toBe(checkout.successIndicator);
+      expect((await postForm(returnTo, hiddenFields(back.text))).status).toBe(409);
+      expect((await postForm(`${checkout.page}/3ds?token=${token}`, {})).status).toBe(409);
+      expect(await paymentsOf(under, checkout.orderId)).toHaveLength(1);
     });
 
     it('tells a framed merchant page by postMessage, to its origin only', async () => {
       const checkout = await createCheckout(under);
       const { token } = await open(`${checkout.page}?mode=embedded`);
-      const paid = await post(checkout.page, { ...CARD, token: token!, mode: 'embedded' });
+      const paid = await postForm(checkout.page, { ...CARD, token: token!, mode: 'embedded' });
       expect(paid.status).toBe(200);
-      const text = await paid.text();
+      const text = paid.text;
       expect(text).toContain('data-origin="https://shop.example:8443"');
       expect(text).toContain(`data-result-indicator="${checkout.successIndicator}"`);
     });
@@ -157,7 +184,7 @@ describe('Hosted Checkout', () => {
     it('cancel goes to cancelUrl; an unknown session is a page that says so', async () => {
       const checkout = await createCheckout(under);
       const { token } = await open(checkout.page);
-      const cancelled = await post(`${checkout.page}/cancel`, { token: token! });
+      const cancelled = await postForm(`${checkout.page}/cancel`, { token: token! });
       expect(cancelled.status).toBe(303);
       expect(cancelled.headers.get('location')).toBe('https://shop.example:8443/cart');
       const unknown = await open(
@@ -176,7 +203,7 @@ describe('Hosted Checkout', () => {
       const { token } = await open(checkout.page);
       await new Promise((resolve) => setTimeout(resolve, 1100));
       expect((await open(checkout.page)).response.status).toBe(404);
-      expect((await post(checkout.page, { ...CARD, token: token! })).status).toBe(404);
+      expect((await postForm(checkout.page, { ...CARD, token: token! })).status).toBe(404);
     });
   });
 });

@@ -92,6 +92,9 @@ export async function startCheckoutShop(gateway: RunningGateway): Promise<Checko
     const order = url.searchParams.get('order') ?? '';
     const matches = url.searchParams.get('resultIndicator') === indicators.get(order);
     const retrieved = await api.get(`/order/${order}`);
+    const payments = (retrieved.body.transaction ?? []).filter(
+      (tx: any) => tx.transaction.type === 'PAYMENT',
+    ).length;
     return page(
       matches ? 'Thank you' : 'Payment not confirmed',
       `<h1>${matches ? 'Thank you' : 'Payment not confirmed'}</h1><dl>
@@ -99,7 +102,7 @@ export async function startCheckoutShop(gateway: RunningGateway): Promise<Checko
 <dt>Indicator</dt><dd id="indicator">${matches ? 'MATCH' : 'NO MATCH'}</dd>
 <dt>Returned by</dt><dd id="by">${escape(url.searchParams.get('by') ?? 'redirect')}</dd>
 <dt>Order status</dt><dd id="order-status">${escape(retrieved.body.status)}</dd>
-<dt>Transactions</dt><dd id="transactions">${escape(retrieved.body.transaction?.length ?? 0)}</dd></dl>`,
+<dt>Payments</dt><dd id="payments">${escape(payments)}</dd></dl>`,
     );
   };
 

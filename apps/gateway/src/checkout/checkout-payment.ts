@@ -89,8 +89,9 @@ function refusalOf(error: RequestError): CardRefusal {
 export type PaymentResult = { readonly approved: boolean; readonly gatewayCode: string };
 
 /**
- * Makes the page's payment through the command the API's PUT …/transaction/{id} sends: the same
- * pipeline, events, webhooks and retrieval. The merchant is the session's, as if it had sent it.
+ * Runs the page's operations through the command the API's PUT …/transaction/{id} sends: the
+ * same contract, pipeline, events, webhooks and retrieval. The merchant is the session's, as if
+ * it had sent them.
  */
 export class CheckoutPayments {
   constructor(
@@ -100,31 +101,55 @@ export class CheckoutPayments {
     private readonly sensitive: SensitiveData,
   ) {}
 
-  async run(
+  /**
+   * One operation on the checkout's order: `body` judged by the contract at the session's API
+   * version (a refusal is thrown as the API's error), then `gatewayFields` added: values the
+   * gateway sets itself, such as its own return address, which no merchant sends.
+   */
+  async execute(
+    merchantId: string,
+    terms: CheckoutTerms,
+    transactionId: string,
+    body: Json,
+    gatewayFields: (value: Json) => Json = (value) => value,
+  ): Promise<Json> {
+    const merchant = this.merchants.find(merchantId);
+    if (!merchant?.test) throw ApiError.rejected('NO_ACQUIRER_LINK');
+    const validated = validateBody(terms.apiVersion, body);
+    if (!validated.ok) throw ApiError.fromFieldError(validated.error);
+    const value = gatewayFields(validated.value);
+    const orderId = terms.order.id;
+    const { body: response } = await this.commands.execute(
+      new ProcessTransactionCommand(
+        merchant,
+        String(value.apiOperation),
+        terms.apiVersion,
+        orderId,
+        transactionId,
+        value,
+        this.fingerprint.of(terms.apiVersion, value),
+        this.sensitive.viewFor(merchant, orderId, { byCertificate: false }),
+      ),
+    );
+    return response;
+  }
+
+  /** The payment itself, citing the 3-D Secure authentication when there was one. */
+  async pay(
     merchantId: string,
     terms: CheckoutTerms,
     transactionId: string,
     request: CheckoutRequest,
+    authenticationId?: string,
   ): Promise<PaymentResult> {
-    const merchant = this.merchants.find(merchantId);
-    if (!merchant?.test) throw ApiError.rejected('NO_ACQUIRER_LINK');
-    const orderId = terms.order.id;
-    const { body } = await this.commands.execute(
-      new ProcessTransactionCommand(
-        merchant,
-        request.apiOperation,
-        terms.apiVersion,
-        orderId,
-        transactionId,
-        request.value,
-        this.fingerprint.of(terms.apiVersion, request.value),
-        this.sensitive.viewFor(merchant, orderId, { byCertificate: false }),
-      ),
-    );
-    const response = body.response as Json | undefined;
+    const body = authenticationId
+      ? { ...request.value, authentication: { transactionId: authenticationId } }
+      : request.value;
+    const answer = await this.execute(merchantId, terms, transactionId, body);
+    const response = answer.response as Json | undefined;
     return {
-      approved: body.result === 'SUCCESS',
-      gatewayCode: String(response?.gatewayCode ?? body.result),
+      approved: answer.result === 'SUCCESS',
+      gatewayCode: String(response?.gatewayCode ?? answer.result),
     };
   }
 }

@@ -65,7 +65,7 @@ export class CheckoutSessions {
    */
   advance(
     session: CheckoutSession,
-    change: Partial<Pick<CheckoutTerms, 'attempts' | 'completed'>>,
+    change: Partial<Pick<CheckoutTerms, 'attempts' | 'completed' | 'challenge'>>,
   ): CheckoutSession | undefined {
     const content = {
       ...session.content,

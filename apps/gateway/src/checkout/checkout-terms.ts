@@ -1,4 +1,5 @@
 import type { CheckoutOperation } from '@gateway/contract';
+import type { CheckoutRequest } from './checkout-payment';
 
 type Json = Record<string, unknown>;
 
@@ -24,6 +25,16 @@ export interface CheckoutTerms {
   readonly attempts: number;
   /** Set by the payment that succeeded: the session takes no other. */
   readonly completed?: boolean;
+  /**
+   * A payment waiting for the payer's 3-D Secure challenge: its attempt, its authentication's
+   * transaction id and the request to make after it. Sealed with the session like a card stored by
+   * Update Session, and dropped when the payer returns.
+   */
+  readonly challenge?: {
+    readonly attempt: number;
+    readonly authenticationId: string;
+    readonly request: CheckoutRequest;
+  };
 }
 
 /** The terms of a checkout request the contract has validated. */

@@ -1,19 +1,22 @@
 import { ApiError } from '@gateway/contract';
-import { Body, Controller, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { PageTokens } from '../payer/page-token';
 import { problemPage } from '../payer/payer-page.layout';
 import { sendPage } from '../payer/payer-page.response';
+import { CheckoutAuthentication, type PaymentAuthentication } from './checkout-authentication';
 import {
   checkoutRequest,
   CheckoutPayments,
   type CardForm,
   type CardRefusal,
+  type CheckoutRequest,
 } from './checkout-payment';
 import { CheckoutSessions, type CheckoutSession } from './checkout-sessions';
 import { merchantOriginOf, transactionIdOf } from './checkout-terms';
 import {
   CHECKOUT_MODES,
+  renderChallengeRedirect,
   renderCheckoutPage,
   renderFramedResult,
   type CheckoutMode,
@@ -36,6 +39,7 @@ export class CheckoutHttpController {
   constructor(
     private readonly checkouts: CheckoutSessions,
     private readonly payments: CheckoutPayments,
+    private readonly authentication: CheckoutAuthentication,
     private readonly tokens: PageTokens,
   ) {}
 
@@ -52,7 +56,12 @@ export class CheckoutHttpController {
   }
 
   @Post(':sessionId')
-  async pay(@Param('sessionId') id: string, @Body() form: Form, @Res() reply: FastifyReply) {
+  async pay(
+    @Param('sessionId') id: string,
+    @Body() form: Form,
+    @Headers('user-agent') browser: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     const mode = modeOf(form?.mode);
     const session = this.checkouts.find(id);
     if (!session) return sendPage(reply, 404, expired());
@@ -64,23 +73,54 @@ export class CheckoutHttpController {
     const attempt = terms.attempts + 1;
     const claimed = this.checkouts.advance(session, { attempts: attempt });
     if (!claimed) return sendPage(reply, 409, replayed());
-    let error: CardRefusal;
+    const authenticationId = `${transactionIdOf(id, attempt)}-3ds`;
+    let authentication: PaymentAuthentication = { kind: 'none' };
     try {
-      const result = await this.payments.run(
-        session.merchantId,
-        terms,
-        transactionIdOf(session.id, attempt),
-        request,
-      );
-      if (result.approved) return this.complete(reply, claimed, mode);
-      error = {
-        message: `The payment was not approved (${result.gatewayCode}). Try again, or with another card.`,
-      };
+      if (terms.operation !== 'VERIFY')
+        authentication = await this.authentication.start(
+          session.merchantId,
+          terms,
+          authenticationId,
+          request,
+          browser ?? '',
+          `/payer/checkout/${id}/3ds?token=${this.tokenOf(claimed, attempt)}`,
+        );
     } catch (thrown) {
-      if (!(thrown instanceof ApiError)) throw thrown;
-      error = { message: thrown.message };
+      return this.form(reply, 200, claimed, mode, refusalOf(thrown), form);
     }
-    return this.form(reply, 200, claimed, mode, error, form);
+    if (authentication.kind === 'challenge') {
+      const waiting = this.checkouts.advance(claimed, {
+        challenge: { attempt, authenticationId, request },
+      });
+      if (!waiting) return sendPage(reply, 409, replayed());
+      return sendPage(reply, 200, renderChallengeRedirect(authentication.redirectHtml));
+    }
+    const proof = authentication.kind === 'answered' ? authenticationId : undefined;
+    return this.settle(reply, claimed, attempt, request, mode, proof, form);
+  }
+
+  /**
+   * Where the simulator's challenge page sends the payer back (the auto-post of the result). The
+   * query's token names the attempt waiting; the payment cites the authentication, whose decider
+   * refuses it when the payer failed or cancelled. The challenge took the whole window (its forms
+   * target _top), even from a framed page: from here on the page is the payment page model.
+   */
+  @Post(':sessionId/3ds')
+  async challengeReturn(
+    @Param('sessionId') id: string,
+    @Query('token') token: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
+    const session = this.checkouts.find(id);
+    if (!session) return sendPage(reply, 404, expired());
+    const waiting = session.content.checkout.challenge;
+    const target = typeof token === 'string' ? this.tokens.read(token, 'checkout') : undefined;
+    if (!waiting || target?.transactionId !== transactionIdOf(id, waiting.attempt))
+      return sendPage(reply, 409, replayed());
+    const taken = this.checkouts.advance(session, { challenge: undefined });
+    if (!taken) return sendPage(reply, 409, replayed());
+    const { attempt, request, authenticationId } = waiting;
+    return this.settle(reply, taken, attempt, request, 'page', authenticationId);
   }
 
   @Post(':sessionId/cancel')
@@ -92,6 +132,47 @@ export class CheckoutHttpController {
     const terms = session.content.checkout;
     const to = terms.cancelUrl ?? terms.returnUrl;
     return this.leave(reply, session, modeOf(form?.mode), 'cancel', to);
+  }
+
+  /** The payment of a claimed attempt: the way back to the merchant, or the form again with why not. */
+  private async settle(
+    reply: FastifyReply,
+    claimed: CheckoutSession,
+    attempt: number,
+    request: CheckoutRequest,
+    mode: CheckoutMode,
+    authenticationId?: string,
+    holder?: CardForm,
+  ) {
+    const terms = claimed.content.checkout;
+    let error: CardRefusal;
+    try {
+      const transactionId = transactionIdOf(claimed.id, attempt);
+      const result = await this.payments.pay(
+        claimed.merchantId,
+        terms,
+        transactionId,
+        request,
+        authenticationId,
+      );
+      if (result.approved) return this.complete(reply, claimed, mode);
+      error = {
+        message: `The payment was not approved (${result.gatewayCode}). Try again, or with another card.`,
+      };
+    } catch (thrown) {
+      error = refusalOf(thrown);
+    }
+    return this.form(reply, 200, claimed, mode, error, holder);
+  }
+
+  /** The signed token of an attempt's step. */
+  private tokenOf(session: CheckoutSession, attempt: number): string {
+    return this.tokens.issue({
+      kind: 'checkout',
+      merchantId: session.merchantId,
+      orderId: session.content.checkout.order.id,
+      transactionId: transactionIdOf(session.id, attempt),
+    });
   }
 
   /** The page with the token of the next attempt, and the last attempt's error if any. */
@@ -107,12 +188,7 @@ export class CheckoutHttpController {
     const page = renderCheckoutPage({
       terms,
       action: `/payer/checkout/${session.id}`,
-      token: this.tokens.issue({
-        kind: 'checkout',
-        merchantId: session.merchantId,
-        orderId: terms.order.id,
-        transactionId: transactionIdOf(session.id, terms.attempts + 1),
-      }),
+      token: this.tokenOf(session, terms.attempts + 1),
       mode,
       error,
       holder,
@@ -167,6 +243,12 @@ export class CheckoutHttpController {
     const page = renderFramedResult({ terms, kind, redirect: to, origin, ...result });
     return sendPage(reply, 200, page, origin);
   }
+}
+
+/** A refusal of the API (an operation the order's state does not allow) is shown on the page. */
+function refusalOf(thrown: unknown): CardRefusal {
+  if (thrown instanceof ApiError) return { message: thrown.message };
+  throw thrown;
 }
 
 const expired = () =>

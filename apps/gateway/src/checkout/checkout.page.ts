@@ -1,5 +1,5 @@
 import { parseAmount } from '@gateway/domain';
-import { html, type Html } from '@gateway/order-view';
+import { html, Html } from '@gateway/order-view';
 import { formatAmount, payerPage } from '../payer/payer-page.layout';
 import type { CardInput, CardRefusal } from './checkout-payment';
 import type { CheckoutTerms } from './checkout-terms';
@@ -177,5 +177,16 @@ export function renderFramedResult(result: {
           d.origin,
         );
       </script>`,
+  });
+}
+
+/** On to the issuer's challenge: the redirectHtml AUTHENTICATE_PAYER answered, auto-posting. */
+export function renderChallengeRedirect(redirectHtml: string): string {
+  return payerPage({
+    title: 'Continue to your card issuer',
+    brand: 'Secure payment · 3-D Secure',
+    accent: ACCENT,
+    body: html`<h1>Continue to your card issuer</h1>
+      ${new Html(redirectHtml)}`,
   });
 }

@@ -7,6 +7,8 @@ import type { SessionStore } from '../session/session.store';
 import { CLOCK, DATA_DIR_KEYS, MERCHANT_REGISTRY, SESSION_STORE, type Clock } from '../tokens';
 import { RequestFingerprint } from '../transaction/request-fingerprint';
 import { SensitiveData } from '../transaction/sensitive-data';
+import { PublicUrl } from '../config/public-url';
+import { CheckoutAuthentication } from './checkout-authentication';
 import { CheckoutPayments } from './checkout-payment';
 import { CheckoutSessions } from './checkout-sessions';
 
@@ -35,6 +37,12 @@ export function checkoutProviders(): Provider[] {
         sensitive: SensitiveData,
       ) => new CheckoutPayments(commands, merchants, fingerprint, sensitive),
       inject: [CommandBus, MERCHANT_REGISTRY, RequestFingerprint, SensitiveData],
+    },
+    {
+      provide: CheckoutAuthentication,
+      useFactory: (payments: CheckoutPayments, url: PublicUrl) =>
+        new CheckoutAuthentication(payments, url),
+      inject: [CheckoutPayments, PublicUrl],
     },
   ];
 }
