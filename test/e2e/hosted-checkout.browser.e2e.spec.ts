@@ -1,6 +1,7 @@
 import type { Frame, Page } from 'playwright-core';
 import { startCheckoutShop } from '../support/checkout-shop';
 import { browserSuite, useBrowserRun } from '../support/chromium';
+import { merchantClient } from '../support/gateway-process';
 
 /**
  * Hosted Checkout in a real browser (issue 16): a small HTTPS shop loads checkout.min.js with the
@@ -102,6 +103,37 @@ suite('Hosted Checkout in Chromium', () => {
       await enterCard(page, GOOD_CARD);
       await page.getByRole('button', { name: 'Pay USD 49.90' }).click();
       expect(await receipt(page, 'redirect')).toBe('CAPTURED');
+    });
+
+    it('save card: the payer ticks it, the session holds a token, which pays later over the API', async () => {
+      const page = await checkout('model=page&saveCard=OFFER');
+      await enterCard(page, GOOD_CARD);
+      await page.getByLabel('Save my card with Mug Shop for later payments').check();
+      await page.getByRole('button', { name: 'Pay USD 49.90' }).click();
+      expect(await receipt(page, 'redirect')).toBe('CAPTURED');
+      const token = await page.locator('#token').innerText();
+      expect(token).toMatch(/^9\d{11}1019$/);
+      const api = merchantClient(run.gateway);
+      const later = await api.put(
+        `/order/later-${process.hrtime.bigint().toString(36)}/transaction/t1`,
+        {
+          apiOperation: 'PAY',
+          order: { amount: '12.00', currency: 'USD' },
+          sourceOfFunds: { type: 'CARD', token },
+        },
+      );
+      expect(later.body.response.gatewayCode).toBe('APPROVED');
+    });
+
+    it('save card not ticked, or not offered: no token', async () => {
+      for (const query of ['model=page&saveCard=OFFER', 'model=page']) {
+        const page = await checkout(query);
+        expect(await page.getByLabel(/Save my card/).count()).toBe(query.includes('OFFER') ? 1 : 0);
+        await enterCard(page, GOOD_CARD);
+        await page.getByRole('button', { name: 'Pay USD 49.90' }).click();
+        expect(await receipt(page, 'redirect')).toBe('CAPTURED');
+        expect(await page.locator('#token').innerText()).toBe('none');
+      }
     });
 
     it('a card number the contract refuses is shown at its input, and nothing is paid', async () => {

@@ -45,6 +45,8 @@ export async function startCheckoutShop(gateway: RunningGateway): Promise<Checko
   const integrity = documentedIntegrity();
   /** What the shop's server remembers per order: the session's successIndicator. */
   const indicators = new Map<string, string>();
+  /** And its session, where a saved card's token is. */
+  const sessions = new Map<string, string>();
   let base = '';
 
   const checkout = async (url: URL): Promise<string> => {
@@ -58,11 +60,13 @@ export async function startCheckoutShop(gateway: RunningGateway): Promise<Checko
         returnUrl: `${base}/receipt?order=${order}`,
         cancelUrl: `${base}/cart?order=${order}`,
         merchant: { name: 'Mug Shop' },
+        ...(url.searchParams.has('saveCard') ? { saveCard: url.searchParams.get('saveCard') } : {}),
       },
       order: { id: order, amount: '49.90', currency: 'USD', description: 'Two mugs' },
     });
     if (created.status !== 201) throw new Error(JSON.stringify(created.body));
     indicators.set(order, created.body.successIndicator);
+    sessions.set(order, created.body.session.id);
     const show =
       model === 'page'
         ? 'Checkout.showPaymentPage()'
@@ -92,6 +96,7 @@ export async function startCheckoutShop(gateway: RunningGateway): Promise<Checko
     const order = url.searchParams.get('order') ?? '';
     const matches = url.searchParams.get('resultIndicator') === indicators.get(order);
     const retrieved = await api.get(`/order/${order}`);
+    const session = await api.get(`/session/${sessions.get(order)}`);
     const payments = (retrieved.body.transaction ?? []).filter(
       (tx: any) => tx.transaction.type === 'PAYMENT',
     ).length;
@@ -102,7 +107,8 @@ export async function startCheckoutShop(gateway: RunningGateway): Promise<Checko
 <dt>Indicator</dt><dd id="indicator">${matches ? 'MATCH' : 'NO MATCH'}</dd>
 <dt>Returned by</dt><dd id="by">${escape(url.searchParams.get('by') ?? 'redirect')}</dd>
 <dt>Order status</dt><dd id="order-status">${escape(retrieved.body.status)}</dd>
-<dt>Payments</dt><dd id="payments">${escape(payments)}</dd></dl>`,
+<dt>Payments</dt><dd id="payments">${escape(payments)}</dd>
+<dt>Saved card</dt><dd id="token">${escape(session.body.sourceOfFunds?.token ?? 'none')}</dd></dl>`,
     );
   };
 

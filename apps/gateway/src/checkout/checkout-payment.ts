@@ -1,4 +1,5 @@
-import { ApiError, validateBody, type RequestError } from '@gateway/contract';
+import { ApiError, validateBody, validateSaveCard, type RequestError } from '@gateway/contract';
+import type { CardTokens } from '../card-vault/card-tokens';
 import type { MerchantRegistry } from '@gateway/merchants';
 import type { CommandBus } from '@nestjs/cqrs';
 import { ProcessTransactionCommand } from '../transaction/process-transaction.command';
@@ -18,7 +19,7 @@ export const CARD_INPUTS = {
   lastName: 'holder.lastName',
 } as const;
 export type CardInput = keyof typeof CARD_INPUTS;
-export type CardForm = Partial<Record<CardInput, string>>;
+export type CardForm = Partial<Record<CardInput | 'saveCard', string>>;
 
 const CARD_PATH = 'sourceOfFunds.provided.card.';
 const OPERATION_OF = { PURCHASE: 'PAY', AUTHORIZE: 'AUTHORIZE', VERIFY: 'VERIFY' } as const;
@@ -33,6 +34,8 @@ export interface CardRefusal {
 export interface CheckoutRequest {
   readonly apiOperation: string;
   readonly value: Json;
+  /** The payer asked to save the card, where the page offered it. */
+  readonly saveCard?: boolean;
 }
 
 /** The card group from the form: blanks left out, spaces and dashes of the number dropped (format help). */
@@ -76,7 +79,8 @@ export function checkoutRequest(
   };
   const validated = validateBody(terms.apiVersion, body);
   if (!validated.ok) return refusalOf(validated.error);
-  return { apiOperation, value: validated.value };
+  const saveCard = terms.offersSaveCard === true && form.saveCard === 'yes';
+  return { apiOperation, value: validated.value, ...(saveCard ? { saveCard } : {}) };
 }
 
 function refusalOf(error: RequestError): CardRefusal {
@@ -99,6 +103,7 @@ export class CheckoutPayments {
     private readonly merchants: MerchantRegistry,
     private readonly fingerprint: RequestFingerprint,
     private readonly sensitive: SensitiveData,
+    private readonly cards: CardTokens,
   ) {}
 
   /**
@@ -132,6 +137,20 @@ export class CheckoutPayments {
       ),
     );
     return response;
+  }
+
+  /**
+   * Save Card for the payer who asked, after the payment: the card as paid with, less the
+   * security code (never stored), through the same contract and vault as POST …/token.
+   */
+  async saveCard(merchantId: string, request: CheckoutRequest): Promise<string> {
+    const merchant = this.merchants.find(merchantId)!;
+    const { securityCode: _never, ...card } = (
+      (request.value.sourceOfFunds as Json).provided as Json
+    ).card as Json;
+    const validated = validateSaveCard({ sourceOfFunds: { type: 'CARD', provided: { card } } });
+    if (!validated.ok) throw ApiError.fromFieldError(validated.error);
+    return (await this.cards.issue(merchant, validated.value)).token;
   }
 
   /** The payment itself, citing the 3-D Secure authentication when there was one. */

@@ -60,15 +60,17 @@ export class CheckoutSessions {
   }
 
   /**
-   * The session with its terms changed, if no other request changed it first (the version is the
+   * The session with its terms changed (and its fields, when given), if no other request changed it first (the version is the
    * lock): each payment attempt and the completion are taken once.
    */
   advance(
     session: CheckoutSession,
     change: Partial<Pick<CheckoutTerms, 'attempts' | 'completed' | 'challenge'>>,
+    fields: Json = session.content.fields,
   ): CheckoutSession | undefined {
     const content = {
       ...session.content,
+      fields,
       checkout: { ...session.content.checkout, ...change },
     };
     const next = { version: newVersion(), content };

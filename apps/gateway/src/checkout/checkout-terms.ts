@@ -14,6 +14,8 @@ export interface CheckoutTerms {
   readonly returnUrl: string;
   readonly cancelUrl?: string;
   readonly merchantName: string;
+  /** The page offers to save the card (interaction.saveCard OFFER). */
+  readonly offersSaveCard?: boolean;
   readonly order: {
     readonly id: string;
     /** As the merchant wrote it (a decimal string). */
@@ -47,6 +49,7 @@ export function termsOf(apiVersion: number, value: Json): CheckoutTerms {
     returnUrl: interaction.returnUrl as string,
     ...(typeof interaction.cancelUrl === 'string' ? { cancelUrl: interaction.cancelUrl } : {}),
     merchantName: (interaction.merchant as Json).name as string,
+    ...(interaction.saveCard === 'OFFER' ? { offersSaveCard: true } : {}),
     order: {
       id: order.id as string,
       amount: order.amount as string,

@@ -155,7 +155,8 @@ export class CheckoutHttpController {
         request,
         authenticationId,
       );
-      if (result.approved) return this.complete(reply, claimed, mode);
+      if (result.approved)
+        return this.complete(reply, claimed, mode, await this.saved(claimed, request));
       error = {
         message: `The payment was not approved (${result.gatewayCode}). Try again, or with another card.`,
       };
@@ -215,9 +216,32 @@ export class CheckoutHttpController {
     return undefined;
   }
 
+  /**
+   * The card saved when the payer asked, as the session's fields show a token. A card the vault
+   * refuses leaves the payment made and no token: the merchant sees none in the session.
+   */
+  private async saved(
+    claimed: CheckoutSession,
+    request: CheckoutRequest,
+  ): Promise<Record<string, unknown> | undefined> {
+    if (!request.saveCard) return undefined;
+    try {
+      const token = await this.payments.saveCard(claimed.merchantId, request);
+      return { ...claimed.content.fields, sourceOfFunds: { type: 'CARD', token } };
+    } catch (thrown) {
+      refusalOf(thrown);
+      return undefined;
+    }
+  }
+
   /** After success: the returnUrl with resultIndicator (the successIndicator) and sessionVersion. */
-  private complete(reply: FastifyReply, claimed: CheckoutSession, mode: CheckoutMode) {
-    const done = this.checkouts.advance(claimed, { completed: true });
+  private complete(
+    reply: FastifyReply,
+    claimed: CheckoutSession,
+    mode: CheckoutMode,
+    fields?: Record<string, unknown>,
+  ) {
+    const done = this.checkouts.advance(claimed, { completed: true }, fields);
     if (!done) return sendPage(reply, 409, replayed());
     const result = {
       resultIndicator: this.checkouts.successIndicatorOf(done),

@@ -83,6 +83,17 @@ export function renderCheckoutPage(options: {
         .actions {
           margin-top: 1.25rem;
         }
+        .save {
+          display: flex;
+          gap: 0.5rem;
+          align-items: center;
+          margin: 1rem 0 0;
+        }
+        .save input,
+        .save label {
+          width: auto;
+          margin: 0;
+        }
       </style>
       <h1>Pay ${terms.merchantName}</h1>
       <dl aria-label="Payment details">
@@ -102,6 +113,16 @@ export function renderCheckoutPage(options: {
       ${error ? html`<div class="error" role="alert" id="error">${error.message}</div>` : ''}
       <form method="POST" action="${options.action}" novalidate>
         ${hidden} ${INPUTS.map((field) => inputOf(field, error, options.holder))}
+        ${
+          terms.offersSaveCard
+            ? html`<p class="save">
+                <input type="checkbox" id="saveCard" name="saveCard" value="yes" />
+                <label for="saveCard"
+                  >Save my card with ${terms.merchantName} for later payments</label
+                >
+              </p>`
+            : ''
+        }
         <div class="actions">
           <button class="primary" type="submit">${verb} ${amountOf(terms)}</button>
         </div>

@@ -7,6 +7,7 @@ import type { SessionStore } from '../session/session.store';
 import { CLOCK, DATA_DIR_KEYS, MERCHANT_REGISTRY, SESSION_STORE, type Clock } from '../tokens';
 import { RequestFingerprint } from '../transaction/request-fingerprint';
 import { SensitiveData } from '../transaction/sensitive-data';
+import { CardTokens } from '../card-vault/card-tokens';
 import { PublicUrl } from '../config/public-url';
 import { CheckoutAuthentication } from './checkout-authentication';
 import { CheckoutPayments } from './checkout-payment';
@@ -35,8 +36,9 @@ export function checkoutProviders(): Provider[] {
         merchants: MerchantRegistry,
         fingerprint: RequestFingerprint,
         sensitive: SensitiveData,
-      ) => new CheckoutPayments(commands, merchants, fingerprint, sensitive),
-      inject: [CommandBus, MERCHANT_REGISTRY, RequestFingerprint, SensitiveData],
+        cards: CardTokens,
+      ) => new CheckoutPayments(commands, merchants, fingerprint, sensitive, cards),
+      inject: [CommandBus, MERCHANT_REGISTRY, RequestFingerprint, SensitiveData, CardTokens],
     },
     {
       provide: CheckoutAuthentication,

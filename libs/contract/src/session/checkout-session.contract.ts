@@ -36,6 +36,12 @@ const fields: Fields = {
         description:
           'PURCHASE pays (PAY), AUTHORIZE authorizes, VERIFY verifies the card, NONE only keeps the card in the session',
       }),
+      saveCard: {
+        kind: 'enum',
+        values: ['OFFER', 'NONE'],
+        description:
+          'OFFER: the page offers to save the card; the token is then in the session (sourceOfFunds.token). NONE by default',
+      },
       returnUrl: required({
         kind: 'httpsUrl',
         description:

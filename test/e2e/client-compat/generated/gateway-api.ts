@@ -1930,6 +1930,11 @@ export interface components {
        */
       operation: 'PURCHASE' | 'AUTHORIZE' | 'VERIFY' | 'NONE';
       /**
+       * @description OFFER: the page offers to save the card; the token is then in the session (sourceOfFunds.token). NONE by default
+       * @enum {string}
+       */
+      saveCard?: 'OFFER' | 'NONE';
+      /**
        * Format: uri
        * @description Where the payer's browser goes after the payment, with resultIndicator and sessionVersion
        */
