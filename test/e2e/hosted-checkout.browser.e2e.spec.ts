@@ -216,6 +216,25 @@ suite('Hosted Checkout in Chromium', () => {
       expect(await receipt(page, 'callback')).toBe('CAPTURED');
     });
 
+    it('Escape cancels too: cancelCallback', async () => {
+      const page = await checkout('model=lightbox');
+      await page.frameLocator('[role=dialog] iframe').getByLabel('Card number').waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByRole('heading', { name: 'Your cart' }).waitFor();
+      expect(await page.locator('#by').innerText()).toBe('callback');
+    });
+
+    it('a misuse reaches errorCallback', async () => {
+      const page = await run.context.newPage();
+      await page.goto(`${run.site.url}/checkout?model=embedded`);
+      await page.evaluate("Checkout.showEmbeddedPage('#nowhere')");
+      expect(await page.locator('#payment').innerText()).toBe('Error: no element matches #nowhere');
+      await page.evaluate('Checkout.configure({})');
+      expect(await page.locator('#payment').innerText()).toBe(
+        'Error: configure needs { session: { id } }',
+      );
+    });
+
     it('Close cancels: cancelCallback', async () => {
       const page = await checkout('model=lightbox');
       await page.frameLocator('[role=dialog] iframe').getByLabel('Card number').waitFor();

@@ -129,6 +129,16 @@ describe('Hosted Checkout', () => {
       expect((await postForm(checkout.page, { ...CARD, token: retry! })).status).toBe(303);
     });
 
+    it('takes one of two forms sent at once with the same token', async () => {
+      const checkout = await createCheckout(under);
+      const { token } = await open(checkout.page);
+      const answers = await Promise.all(
+        [1, 2].map(() => postForm(checkout.page, { ...CARD, token: token! })),
+      );
+      expect(answers.map((answer) => answer.status).sort()).toEqual([303, 409]);
+      expect(await paymentsOf(under, checkout.orderId)).toHaveLength(1);
+    });
+
     it('judges the card by the contract before taking the step: the same token still pays', async () => {
       const checkout = await createCheckout(under);
       const { token } = await open(checkout.page);

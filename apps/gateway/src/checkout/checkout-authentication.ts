@@ -1,5 +1,6 @@
 import type { PublicUrl } from '../config/public-url';
-import type { CheckoutPayments, CheckoutRequest } from './checkout-payment';
+import type { CheckoutPayments } from './checkout-payment';
+import type { CheckoutRequest } from './checkout-request';
 import type { CheckoutTerms } from './checkout-terms';
 
 type Json = Record<string, unknown>;

@@ -60,6 +60,21 @@ export class CheckoutSessions {
   }
 
   /**
+   * Marks the session paid, with the saved card's fields if any. The payment is made: should an
+   * Update Session by the merchant have changed the session meanwhile, it is read again (the
+   * version moved, nothing this page relies on did). Undefined only when it was already completed.
+   */
+  complete(session: CheckoutSession, fields?: Json): CheckoutSession | undefined {
+    for (let current: CheckoutSession | undefined = session; current;) {
+      if (current.content.checkout.completed) return undefined;
+      const done = this.advance(current, { completed: true }, fields ?? current.content.fields);
+      if (done) return done;
+      current = this.find(session.id);
+    }
+    return undefined;
+  }
+
+  /**
    * The session with its terms changed (and its fields, when given), if no other request changed it first (the version is the
    * lock): each payment attempt and the completion are taken once.
    */

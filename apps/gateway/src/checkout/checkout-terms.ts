@@ -1,5 +1,5 @@
 import type { CheckoutOperation } from '@gateway/contract';
-import type { CheckoutRequest } from './checkout-payment';
+import type { CheckoutRequest } from './checkout-request';
 
 type Json = Record<string, unknown>;
 

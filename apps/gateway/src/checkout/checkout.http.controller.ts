@@ -5,13 +5,13 @@ import { PageTokens } from '../payer/page-token';
 import { problemPage } from '../payer/payer-page.layout';
 import { sendPage } from '../payer/payer-page.response';
 import { CheckoutAuthentication, type PaymentAuthentication } from './checkout-authentication';
+import { CheckoutPayments } from './checkout-payment';
 import {
   checkoutRequest,
-  CheckoutPayments,
   type CardForm,
   type CardRefusal,
   type CheckoutRequest,
-} from './checkout-payment';
+} from './checkout-request';
 import { CheckoutSessions, type CheckoutSession } from './checkout-sessions';
 import { merchantOriginOf, transactionIdOf } from './checkout-terms';
 import {
@@ -241,8 +241,8 @@ export class CheckoutHttpController {
     mode: CheckoutMode,
     fields?: Record<string, unknown>,
   ) {
-    const done = this.checkouts.advance(claimed, { completed: true }, fields);
-    if (!done) return sendPage(reply, 409, replayed());
+    const done = this.checkouts.complete(claimed, fields);
+    if (!done) return sendPage(reply, 409, alreadyPaid());
     const result = {
       resultIndicator: this.checkouts.successIndicatorOf(done),
       sessionVersion: done.version,

@@ -1,7 +1,7 @@
 import { parseAmount } from '@gateway/domain';
 import { html, Html } from '@gateway/order-view';
 import { formatAmount, payerPage } from '../payer/payer-page.layout';
-import type { CardInput, CardRefusal } from './checkout-payment';
+import type { CardInput, CardRefusal } from './checkout-request';
 import type { CheckoutTerms } from './checkout-terms';
 
 /** How the merchant's page shows the payment page (checkout.min.js): the page itself, or framed. */
