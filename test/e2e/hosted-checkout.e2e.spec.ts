@@ -22,11 +22,15 @@ async function paymentsOf(under: GatewayUnderTest, orderId: string) {
   return (order.body.transaction as any[]).filter((tx) => tx.transaction.type === 'PAYMENT');
 }
 
-async function createCheckout(under: GatewayUnderTest, orderId = nextOrder()) {
+async function createCheckout(
+  under: GatewayUnderTest,
+  orderId = nextOrder(),
+  operation = 'PURCHASE',
+) {
   const created = await under.api.post('/session', {
     apiOperation: 'INITIATE_CHECKOUT',
     interaction: {
-      operation: 'PURCHASE',
+      operation,
       returnUrl: 'https://shop.example:8443/receipt?basket=7',
       cancelUrl: 'https://shop.example:8443/cart',
       merchant: { name: 'Mug Shop' },
@@ -179,6 +183,24 @@ describe('Hosted Checkout', () => {
       expect((await postForm(returnTo, hiddenFields(back.text))).status).toBe(409);
       expect((await postForm(`${checkout.page}/3ds?token=${token}`, {})).status).toBe(409);
       expect(await paymentsOf(under, checkout.orderId)).toHaveLength(1);
+    });
+
+    it('NONE keeps the card in the session: no payment by the page, the merchant pays citing it', async () => {
+      const checkout = await createCheckout(under, nextOrder(), 'NONE');
+      const { token } = await open(checkout.page);
+      const kept = await postForm(checkout.page, { ...CARD, token: token! });
+      expect(kept.status).toBe(303);
+      const back = new URL(kept.headers.get('location')!);
+      expect(back.searchParams.get('resultIndicator')).toBe(checkout.successIndicator);
+      const session = await under.api.get(`/session/${checkout.id}`);
+      expect(session.body.sourceOfFunds.provided.card.number).toBe('450875xxxxxx1019');
+      expect((await under.api.get(`/order/${checkout.orderId}`)).status).toBe(404);
+      const paid = await under.api.put(`/order/${checkout.orderId}/transaction/t1`, {
+        apiOperation: 'PAY',
+        order: { amount: '49.90', currency: 'USD' },
+        session: { id: checkout.id },
+      });
+      expect(paid.body.response.gatewayCode).toBe('APPROVED');
     });
 
     it('tells a framed merchant page by postMessage, to its origin only', async () => {

@@ -1,4 +1,4 @@
-import { validateBody, type RequestError } from '@gateway/contract';
+import { validateBody, validateSessionUpdate, type RequestError } from '@gateway/contract';
 import type { CheckoutTerms } from './checkout-terms';
 
 type Json = Record<string, unknown>;
@@ -17,6 +17,8 @@ export type CardForm = Partial<Record<CardInput | 'saveCard', string>>;
 
 const CARD_PATH = 'sourceOfFunds.provided.card.';
 const OPERATION_OF = { PURCHASE: 'PAY', AUTHORIZE: 'AUTHORIZE', VERIFY: 'VERIFY' } as const;
+/** The request of NONE: the session's fields, as Update Session stores them. */
+export const KEEP_CARD = 'UPDATE_SESSION';
 
 /** Why the page cannot make the payment from what the payer typed: the input and the contract's words. */
 export interface CardRefusal {
@@ -60,6 +62,7 @@ export function checkoutRequest(
   );
   if (missing)
     return { input: missing, message: 'Enter the card number and its expiry month and year' };
+  if (terms.operation === 'NONE') return keptCard(card);
   const apiOperation = OPERATION_OF[terms.operation as keyof typeof OPERATION_OF];
   const { amount, currency, description } = terms.order;
   const order =
@@ -75,6 +78,16 @@ export function checkoutRequest(
   if (!validated.ok) return refusalOf(validated.error);
   const saveCard = terms.offersSaveCard === true && form.saveCard === 'yes';
   return { apiOperation, value: validated.value, ...(saveCard ? { saveCard } : {}) };
+}
+
+/**
+ * NONE: no payment, the card kept in the session for the merchant's own operations, judged as
+ * Update Session judges it (the same card rules).
+ */
+function keptCard(card: Json): CheckoutRequest | CardRefusal {
+  const validated = validateSessionUpdate({ sourceOfFunds: { type: 'CARD', provided: { card } } });
+  if (!validated.ok) return refusalOf(validated.error);
+  return { apiOperation: KEEP_CARD, value: validated.value };
 }
 
 function refusalOf(error: RequestError): CardRefusal {

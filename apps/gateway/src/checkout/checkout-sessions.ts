@@ -28,12 +28,6 @@ export class CheckoutSessions {
   create(merchantId: string, apiVersion: number, value: Json): Json {
     const cardData = findEmbeddedCardNumber(value);
     if (cardData) throw ApiError.fromFieldError(cardData);
-    // The page would have to keep the card in the session for the merchant: not built yet.
-    if ((value.interaction as Json).operation === 'NONE')
-      throw ApiError.invalid(
-        "Value 'NONE' is invalid. The payment page offers PURCHASE, AUTHORIZE and VERIFY",
-        'interaction.operation',
-      );
     const session = this.sessions.create(merchantId, termsOf(apiVersion, value));
     return {
       merchant: merchantId,

@@ -2,12 +2,14 @@ import { ApiError } from '@gateway/contract';
 import { Body, Controller, Get, Headers, Param, Post, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { PageTokens } from '../payer/page-token';
+import { mergeUpdate } from '../session/session-fields';
 import { problemPage } from '../payer/payer-page.layout';
 import { sendPage } from '../payer/payer-page.response';
 import { CheckoutAuthentication, type PaymentAuthentication } from './checkout-authentication';
 import { CheckoutPayments } from './checkout-payment';
 import {
   checkoutRequest,
+  KEEP_CARD,
   type CardForm,
   type CardRefusal,
   type CheckoutRequest,
@@ -73,6 +75,13 @@ export class CheckoutHttpController {
     const attempt = terms.attempts + 1;
     const claimed = this.checkouts.advance(session, { attempts: attempt });
     if (!claimed) return sendPage(reply, 409, replayed());
+    if (request.apiOperation === KEEP_CARD)
+      return this.complete(
+        reply,
+        claimed,
+        mode,
+        mergeUpdate(claimed.content.fields, request.value),
+      );
     const authenticationId = `${transactionIdOf(id, attempt)}-3ds`;
     let authentication: PaymentAuthentication = { kind: 'none' };
     try {

@@ -31,7 +31,7 @@ describe('the payment page request', () => {
     });
   });
 
-  it('is PAY for PURCHASE, AUTHORIZE for AUTHORIZE, VERIFY (currency only) for VERIFY', () => {
+  it('is PAY for PURCHASE, AUTHORIZE for AUTHORIZE, VERIFY (currency only) for VERIFY, none for NONE', () => {
     const pay = checkoutRequest(terms('PURCHASE'), form);
     expect(pay).toMatchObject({
       apiOperation: 'PAY',
@@ -40,6 +40,11 @@ describe('the payment page request', () => {
     expect(checkoutRequest(terms('AUTHORIZE'), form)).toMatchObject({ apiOperation: 'AUTHORIZE' });
     const verify = checkoutRequest(terms('VERIFY'), form);
     expect(verify).toMatchObject({ apiOperation: 'VERIFY', value: { order: { currency: 'USD' } } });
+    // NONE: no operation, the card as Update Session stores it.
+    expect(checkoutRequest(terms('NONE'), form)).toEqual({
+      apiOperation: 'UPDATE_SESSION',
+      value: { sourceOfFunds: { type: 'CARD', provided: { card: cardOf(form) } } },
+    });
   });
 
   it("is refused at the input the contract names, with the contract's words, never the value", () => {
