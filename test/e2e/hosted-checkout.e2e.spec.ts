@@ -1,7 +1,19 @@
 import { createHash } from 'node:crypto';
 import { documentedIntegrity } from '../support/checkout-shop';
 import { hiddenFields, postForm } from '../support/three-d-secure';
-import { orderIds, useGateway, type GatewayUnderTest } from '../support/gateway-process';
+import {
+  receiverPath,
+  startWebhookReceiver,
+  webhookEnv,
+  type WebhookReceiver,
+} from '../support/webhook-receiver';
+import {
+  merchantClient,
+  orderIds,
+  startGateway,
+  useGateway,
+  type GatewayUnderTest,
+} from '../support/gateway-process';
 
 /**
  * Hosted Checkout over HTTP (issue 16): checkout.min.js as served, and the payment page's
@@ -26,6 +38,7 @@ async function createCheckout(
   under: GatewayUnderTest,
   orderId = nextOrder(),
   operation = 'PURCHASE',
+  notificationUrl?: string,
 ) {
   const created = await under.api.post('/session', {
     apiOperation: 'INITIATE_CHECKOUT',
@@ -35,7 +48,12 @@ async function createCheckout(
       cancelUrl: 'https://shop.example:8443/cart',
       merchant: { name: 'Mug Shop' },
     },
-    order: { id: orderId, amount: '49.90', currency: 'USD' },
+    order: {
+      id: orderId,
+      amount: '49.90',
+      currency: 'USD',
+      ...(notificationUrl ? { notificationUrl } : {}),
+    },
   });
   expect(created.status).toBe(201);
   return {
@@ -224,6 +242,35 @@ describe('Hosted Checkout', () => {
       );
       expect(unknown.response.status).toBe(404);
       expect(unknown.text).toMatch(/has expired or does not exist/);
+    });
+  });
+
+  describe('webhooks', () => {
+    let receiver: WebhookReceiver;
+    const notified = {} as { -readonly [K in keyof GatewayUnderTest]: GatewayUnderTest[K] };
+    beforeAll(async () => {
+      receiver = await startWebhookReceiver();
+      notified.gateway = await startGateway(undefined, webhookEnv(receiver));
+      notified.api = merchantClient(notified.gateway);
+    });
+    afterAll(async () => {
+      await notified.gateway?.stop();
+      await receiver?.close();
+    });
+
+    /*
+     * VERIFY: an order's notificationUrl is set by the operation that creates it, and for PURCHASE
+     * and AUTHORIZE that is INITIATE_AUTHENTICATION, whose contract takes none (docs, "Webhooks").
+     */
+    it("the page's operation notifies order.notificationUrl like any other", async () => {
+      const orderId = nextOrder();
+      const path = receiverPath(orderId, 'hook');
+      const checkout = await createCheckout(notified, orderId, 'VERIFY', `${receiver.url}${path}`);
+      const { token } = await open(checkout.page);
+      expect((await postForm(checkout.page, { ...CARD, token: token! })).status).toBe(303);
+      const [notification] = await receiver.waitFor(path, 1);
+      expect(notification.body).toContain(`"id":"${orderId}"`);
+      expect(notification.body).toMatch(/"type":"VERIFICATION"/);
     });
   });
 

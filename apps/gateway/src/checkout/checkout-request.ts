@@ -64,11 +64,12 @@ export function checkoutRequest(
     return { input: missing, message: 'Enter the card number and its expiry month and year' };
   if (terms.operation === 'NONE') return keptCard(card);
   const apiOperation = OPERATION_OF[terms.operation as keyof typeof OPERATION_OF];
-  const { amount, currency, description } = terms.order;
+  const { amount, currency, description, notificationUrl } = terms.order;
+  const notified = notificationUrl ? { notificationUrl } : {};
   const order =
     apiOperation === 'VERIFY'
-      ? { currency }
-      : { amount, currency, ...(description ? { description } : {}) };
+      ? { currency, ...notified }
+      : { amount, currency, ...(description ? { description } : {}), ...notified };
   const body = {
     apiOperation,
     order,

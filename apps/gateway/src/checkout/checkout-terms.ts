@@ -22,6 +22,8 @@ export interface CheckoutTerms {
     readonly amount: string;
     readonly currency: string;
     readonly description?: string;
+    /** Where the page's operations notify the merchant (webhooks), as order.notificationUrl. */
+    readonly notificationUrl?: string;
   };
   /** Payments the page has tried; each had its own transaction id (transactionIdOf). */
   readonly attempts: number;
@@ -55,6 +57,9 @@ export function termsOf(apiVersion: number, value: Json): CheckoutTerms {
       amount: order.amount as string,
       currency: order.currency as string,
       ...(typeof order.description === 'string' ? { description: order.description } : {}),
+      ...(typeof order.notificationUrl === 'string'
+        ? { notificationUrl: order.notificationUrl }
+        : {}),
     },
     attempts: 0,
   };

@@ -60,6 +60,7 @@ const fields: Fields = {
         max: 40,
         description: 'The order id the payment is made on',
       }),
+      notificationUrl: orderFields.notificationUrl,
     }),
   ),
 };

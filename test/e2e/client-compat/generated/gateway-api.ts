@@ -1950,6 +1950,11 @@ export interface components {
       description?: string;
       /** @description The order id the payment is made on */
       id: string;
+      /**
+       * Format: uri
+       * @description Target of webhook notifications for the order
+       */
+      notificationUrl?: string;
     };
     /** @description The response of the operation that created the transaction */
     TransactionResponse: {
