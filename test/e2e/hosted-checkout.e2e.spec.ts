@@ -64,6 +64,18 @@ async function createCheckout(
   };
 }
 
+/**
+ * The payer at the simulator's challenge page, from the page that auto-posts there: success
+ * chosen, the auto-post back to the payment page (returnTo) and its fields (back).
+ */
+async function throughIssuer(under: GatewayUnderTest, toIssuer: string) {
+  const action = (page: string) => /action="([^"]+)"/.exec(page)![1].replaceAll('&amp;', '&');
+  const issuer = await postForm(action(toIssuer), hiddenFields(toIssuer));
+  const result = `${under.gateway.baseUrl}${action(issuer.text)}`;
+  const back = await postForm(result, { choice: 'success' });
+  return { returnTo: action(back.text), back };
+}
+
 /** The page as a browser gets it, and the token its form carries. */
 async function open(url: string) {
   const response = await fetch(url);
@@ -188,17 +200,14 @@ describe('Hosted Checkout', () => {
         token: token!,
       });
       expect(toIssuer.text).not.toContain(checkout.successIndicator);
-      const acs = /action="([^"]+)"/.exec(toIssuer.text)![1];
-      const challenge = await postForm(acs, hiddenFields(toIssuer.text));
-      const result = /action="([^"]+)"/.exec(challenge.text)![1];
-      const back = await postForm(`${under.gateway.baseUrl}${result}`, { choice: 'success' });
-      const returnTo = /action="([^"]+)"/.exec(back.text)![1].replaceAll('&amp;', '&');
+      const { returnTo, back } = await throughIssuer(under, toIssuer.text);
       expect(returnTo).toMatch(/\/payer\/checkout\/SESSION\w+\/3ds\?token=/);
       const paid = await postForm(returnTo, hiddenFields(back.text));
       expect(paid.status).toBe(303);
       const location = new URL(paid.headers.get('location')!);
       expect(location.searchParams.get('resultIndicator')).toBe(checkout.successIndicator);
       expect((await postForm(returnTo, hiddenFields(back.text))).status).toBe(409);
+      expect(await paymentsOf(under, checkout.orderId)).toHaveLength(1);
       expect((await postForm(`${checkout.page}/3ds?token=${token}`, {})).status).toBe(409);
       expect(await paymentsOf(under, checkout.orderId)).toHaveLength(1);
     });
@@ -219,6 +228,20 @@ describe('Hosted Checkout', () => {
         session: { id: checkout.id },
       });
       expect(paid.body.response.gatewayCode).toBe('APPROVED');
+    });
+
+    it('a challenge left waiting, then another card paid: the late return pays nothing', async () => {
+      const checkout = await createCheckout(under);
+      const first = await open(checkout.page);
+      const challenge = { ...CARD, number: '5123450000000008', token: first.token! };
+      const toIssuer = await postForm(checkout.page, challenge);
+      expect(toIssuer.text).toContain('/payer/acs/');
+      // The payer goes back to the page instead, and pays with a card that needs no challenge.
+      const second = await open(checkout.page);
+      expect((await postForm(checkout.page, { ...CARD, token: second.token! })).status).toBe(303);
+      const { returnTo, back } = await throughIssuer(under, toIssuer.text);
+      expect((await postForm(returnTo, hiddenFields(back.text))).status).toBe(409);
+      expect(await paymentsOf(under, checkout.orderId)).toHaveLength(1);
     });
 
     it('tells a framed merchant page by postMessage, to its origin only', async () => {

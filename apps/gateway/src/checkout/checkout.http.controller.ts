@@ -73,7 +73,8 @@ export class CheckoutHttpController {
     const request = checkoutRequest(terms, form);
     if (!('apiOperation' in request)) return this.form(reply, 400, session, mode, request, form);
     const attempt = terms.attempts + 1;
-    const claimed = this.checkouts.advance(session, { attempts: attempt });
+    // A new attempt drops a challenge left waiting: its return is then refused.
+    const claimed = this.checkouts.advance(session, { attempts: attempt, challenge: undefined });
     if (!claimed) return sendPage(reply, 409, replayed());
     if (request.apiOperation === KEEP_CARD)
       return this.complete(
@@ -122,10 +123,13 @@ export class CheckoutHttpController {
   ) {
     const session = this.checkouts.find(id);
     if (!session) return sendPage(reply, 404, expired());
-    const waiting = session.content.checkout.challenge;
+    const { challenge: waiting, completed } = session.content.checkout;
+    if (completed) return sendPage(reply, 409, alreadyPaid());
     const target = typeof token === 'string' ? this.tokens.read(token, 'checkout') : undefined;
-    if (!waiting || target?.transactionId !== transactionIdOf(id, waiting.attempt))
-      return sendPage(reply, 409, replayed());
+    const ours =
+      target?.merchantId === session.merchantId &&
+      target.transactionId === transactionIdOf(id, waiting?.attempt ?? 0);
+    if (!waiting || !ours) return sendPage(reply, 409, replayed());
     const taken = this.checkouts.advance(session, { challenge: undefined });
     if (!taken) return sendPage(reply, 409, replayed());
     const { attempt, request, authenticationId } = waiting;
