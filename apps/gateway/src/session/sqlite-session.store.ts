@@ -40,6 +40,8 @@ export class SqliteSessionStore implements SessionStore {
       tag BLOB NOT NULL,
       PRIMARY KEY (merchant_id, id)
     ) WITHOUT ROWID`);
+    // The payment page finds a checkout session by its id alone (merchantOf).
+    this.db.exec('CREATE INDEX IF NOT EXISTS sessions_by_id ON sessions (id)');
   }
 
   create(session: StoredSession): void {
