@@ -1,75 +1,22 @@
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startGateway, type RunningGateway } from '../support/gateway-process';
-import { startMerchantSite, type MerchantSite } from '../support/merchant-site';
+import type { Page } from 'playwright-core';
+import { browserSuite, useBrowserRun } from '../support/chromium';
+import { startMerchantSite } from '../support/merchant-site';
 
 /**
  * The payer's pages in a real browser: Debian's chromium, driven by playwright-core, runs a small
  * HTTPS merchant site's checkout through the gateway's challenge page and provider pages and back.
  * Without /usr/bin/chromium the suite fails under CI and is skipped, loudly, elsewhere.
  */
-const CHROMIUM = '/usr/bin/chromium';
-/** The README's pictures are refreshed with UPDATE_SCREENSHOTS=1; other runs write them to a temporary folder. */
-const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS
-  ? resolve(__dirname, '../../docs/screenshots')
-  : mkdtempSync(join(tmpdir(), 'payer-pages-'));
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI === 'true')
-  throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
-if (!available)
-  console.warn(
-    `SKIPPING the browser suite: ${CHROMIUM} is missing (apt-get install -y chromium to run it)`,
-  );
-const suite = available ? describe : describe.skip;
-
-let gateway: RunningGateway;
-let shop: MerchantSite;
-let browser: Browser;
-let context: BrowserContext;
+const suite = browserSuite('the browser suite');
 
 suite('payer pages in Chromium', () => {
-  beforeAll(async () => {
-    gateway = await startGateway();
-    shop = await startMerchantSite(gateway);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--ignore-certificate-errors',
-      ],
-    });
-    mkdirSync(SCREENSHOTS, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await shop?.close();
-    await gateway?.stop();
-  });
-  beforeEach(async () => {
-    context = await browser.newContext({
-      ignoreHTTPSErrors: true,
-      viewport: { width: 900, height: 720 },
-    });
-  });
-  // Playwright gives every launch a fresh temporary profile.
-  afterEach(() => context?.close());
-
-  const screenshot = (page: Page, name: string) =>
-    page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  const run = useBrowserRun(startMerchantSite, { width: 900, height: 720 });
+  const screenshot = run.screenshot;
 
   /** The shop injects redirectHtml; the browser lands on the gateway's challenge page. */
   async function toChallenge(card = '5123450000000008'): Promise<Page> {
-    const page = await context.newPage();
-    await page.goto(`${shop.url}/checkout/3ds?card=${card}`);
+    const page = await run.context.newPage();
+    await page.goto(`${run.site.url}/checkout/3ds?card=${card}`);
     await page.getByRole('heading', { name: 'Confirm your payment' }).waitFor();
     expect(page.url()).toMatch(/\/payer\/acs\//);
     return page;
@@ -84,7 +31,7 @@ suite('payer pages in Chromium', () => {
       await screenshot(page, 'challenge-page');
       await page.getByRole('button', { name: 'Authenticate (success)' }).click();
       await page.getByRole('heading', { name: 'Payment approved' }).waitFor();
-      expect(page.url()).toBe(`${shop.url}/3ds-return`);
+      expect(page.url()).toBe(`${run.site.url}/3ds-return`);
       expect(await page.locator('#authentication-status').innerText()).toBe(
         'AUTHENTICATION_SUCCESSFUL',
       );
@@ -113,7 +60,7 @@ suite('payer pages in Chromium', () => {
 
     it('works without JavaScript on the challenge page: the noscript button returns the payer', async () => {
       const page = await toChallenge();
-      const noScript = await browser.newContext({
+      const noScript = await run.browser.newContext({
         ignoreHTTPSErrors: true,
         javaScriptEnabled: false,
       });
@@ -134,8 +81,8 @@ suite('payer pages in Chromium', () => {
 
   describe('browser payment', () => {
     async function toProvider(query: string): Promise<Page> {
-      const page = await context.newPage();
-      await page.goto(`${shop.url}/checkout/browser?${query}`);
+      const page = await run.context.newPage();
+      await page.goto(`${run.site.url}/checkout/browser?${query}`);
       await page.getByRole('button', { name: /^Pay with/ }).click();
       await page.getByRole('heading', { name: 'Approve this payment' }).waitFor();
       expect(page.url()).toMatch(/\/payer\/provider\//);

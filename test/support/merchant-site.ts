@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { merchantClient, type RunningGateway } from './gateway-process';
-import { selfSignedCertificate } from './self-signed-certificate';
+import { startHttpsSite } from './self-signed-certificate';
 import { card, decryptEncryptedData } from './three-d-secure';
 
 /**
@@ -188,8 +187,8 @@ export async function startMerchantSite(gateway: RunningGateway): Promise<Mercha
     );
   };
 
-  const { key, cert } = selfSignedCertificate();
-  const server: Server = createServer({ key, cert }, (request, response) => {
+  return startHttpsSite((request, response, at) => {
+    base = at;
     const url = new URL(request.url ?? '/', base);
     const html = (text: string) =>
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(text);
@@ -210,11 +209,4 @@ export async function startMerchantSite(gateway: RunningGateway): Promise<Mercha
                   : Promise.resolve(response.writeHead(404).end());
     handled.catch((error: Error) => response.writeHead(500).end(error.message));
   });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  base = `https://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  return {
-    url: base,
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
 }

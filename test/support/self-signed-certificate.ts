@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:https';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,5 +42,23 @@ export function selfSignedCertificate(): Certificate {
     key: readFileSync(join(dir, 'key.pem')),
     cert: readFileSync(join(dir, 'cert.pem')),
     certFile: join(dir, 'cert.pem'),
+  };
+}
+
+/** A test site over HTTPS on 127.0.0.1 with a certificate of its own; `handle` gets its base URL. */
+export async function startHttpsSite(
+  handle: (request: IncomingMessage, response: ServerResponse, base: string) => void,
+): Promise<{ readonly url: string; close(): Promise<void> }> {
+  const { key, cert } = selfSignedCertificate();
+  let base = '';
+  const server = createServer({ key, cert }, (request, response) =>
+    handle(request, response, base),
+  );
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  base = `https://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return {
+    url: base,
+    close: () => new Promise<void>((done) => server.close(() => done())),
   };
 }

@@ -74,6 +74,9 @@ import { cardVaultProviders } from './card-vault/card-vault.providers';
 import { TokenHttpController } from './card-vault/token.http.controller';
 import { QuoteIds } from './currency-conversion/quote-ids';
 import { QuoteUptake } from './currency-conversion/quote-uptake';
+import { CheckoutHttpController } from './checkout/checkout.http.controller';
+import { CheckoutScriptHttpController } from './checkout/checkout-script.http.controller';
+import { checkoutProviders } from './checkout/checkout.providers';
 
 /** Closes the stores last, after in-flight requests finish, so pending group commits are flushed. */
 class StoreShutdown implements OnApplicationShutdown {
@@ -120,6 +123,8 @@ export class AppModule {
         CheckGatewayHttpController,
         PaymentOptionsHttpController,
         TokenHttpController,
+        CheckoutHttpController,
+        CheckoutScriptHttpController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -265,6 +270,7 @@ export class AppModule {
         PayerTransactionHandler,
         ...consumersProviders(config),
         ...cardVaultProviders(config),
+        ...checkoutProviders(),
       ],
     };
   }

@@ -52,11 +52,15 @@ export { citedQuote, refusedQuote } from './currency-conversion-quote';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi/document';
 export { responseSchemas } from './openapi/response-schemas';
 export { updateSessionContract, validateSessionUpdate } from './session/update-session.contract';
+export { createSessionContract, validateSessionCreate } from './session/create-session.contract';
 export {
+  CHECKOUT_OPERATIONS,
+  checkoutContractAt,
   checkoutOperationAt,
-  createSessionContract,
-  validateSessionCreate,
-} from './session/create-session.contract';
+  createCheckoutSessionContract,
+  initiateCheckoutContract,
+  type CheckoutOperation,
+} from './session/checkout-session.contract';
 export { jsonShapeError, MAX_LIST_ELEMENTS, scanJsonShape, type JsonShape } from './json-shape';
 export { numbersAsWrittenIn, withNumberLiterals } from './number-literals';
 export {

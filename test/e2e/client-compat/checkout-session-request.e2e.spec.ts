@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { merchantClient, useGateway } from '../../support/gateway-process';
 
 /**
- * Issue 14, point 6 (create session): merchant back ends ask Create Session for a hosted checkout
- * (`INITIATE_CHECKOUT`, `CREATE_CHECKOUT_SESSION` below version 63), which this gateway does not
- * offer yet. They must be told so, naming the field, and get no plain session they would take
- * for a checkout; so must a body with any other apiOperation or an unknown field.
+ * Issue 14, point 6, and issue 16 (create session): merchant back ends ask Create Session for a
+ * hosted checkout (`INITIATE_CHECKOUT`, `CREATE_CHECKOUT_SESSION` below version 63) and get a
+ * checkout session with its successIndicator; a body with any other apiOperation or an unknown
+ * field is refused, naming it, and stores nothing.
  */
 describe('Create Session asked for more than an empty session', () => {
   const under = useGateway();
@@ -21,7 +21,7 @@ describe('Create Session asked for more than an empty session', () => {
   };
 
   /** What a Node e-commerce back end sends for a hosted payment page. */
-  const checkout = (apiOperation: string) => ({
+  const checkout = (apiOperation: string, orderId = 'checkout-1') => ({
     apiOperation,
     interaction: {
       operation: 'PURCHASE',
@@ -29,7 +29,7 @@ describe('Create Session asked for more than an empty session', () => {
       cancelUrl: 'https://shop.example/cart',
       merchant: { name: 'Example Shop' },
     },
-    order: { id: 'checkout-1', amount: '49.90', currency: 'USD', description: 'Two mugs' },
+    order: { id: orderId, amount: '49.90', currency: 'USD', description: 'Two mugs' },
   });
 
   const refusedNaming = (field: string, explanation: RegExp) => ({
@@ -42,25 +42,65 @@ describe('Create Session asked for more than an empty session', () => {
     },
   });
 
-  it('refuses a hosted checkout, by the name each version gives it, and stores nothing', async () => {
+  it('makes a checkout session, by the name each version gives it, with a successIndicator', async () => {
     const before = storedSessions();
+    const indicators = new Set<string>();
     for (const [version, apiOperation] of [
       [100, 'INITIATE_CHECKOUT'],
       [63, 'INITIATE_CHECKOUT'],
       [62, 'CREATE_CHECKOUT_SESSION'],
     ] as const) {
-      const answer = await merchantClient(under.gateway, 'TESTMERCHANT', version).post(
-        '/session',
-        checkout(apiOperation),
-      );
-      expect(answer.status).toBe(400);
-      expect(answer.body).toEqual(
-        refusedNaming(
-          'apiOperation',
-          new RegExp(`^Value '${apiOperation}' is invalid\\. Hosted checkout is not offered`),
-        ),
-      );
+      const answer = await merchantClient(under.gateway, 'TESTMERCHANT', version).post('/session', {
+        ...checkout(apiOperation, `checkout-v${version}`),
+        correlationId: 'basket-1',
+      });
+      expect(answer.status).toBe(201);
+      expect(answer.body).toEqual({
+        correlationId: 'basket-1',
+        merchant: 'TESTMERCHANT',
+        result: 'SUCCESS',
+        session: {
+          id: expect.stringMatching(/^SESSION[A-Z2-9]{25}$/),
+          updateStatus: 'NO_UPDATE',
+          version: expect.stringMatching(/^[0-9a-f]{10}$/),
+        },
+        successIndicator: expect.stringMatching(/^[0-9a-f]{32}$/),
+      });
+      indicators.add(answer.body.successIndicator);
     }
+    expect(indicators.size).toBe(3);
+    expect(storedSessions()).toBe(before + 3);
+  });
+
+  it('keeps the successIndicator out of the store and out of Retrieve Session', async () => {
+    const created = await under.api.post('/session', checkout('INITIATE_CHECKOUT', 'checkout-r'));
+    const retrieved = await under.api.get(`/session/${created.body.session.id}`);
+    expect(retrieved.status).toBe(200);
+    expect(JSON.stringify(retrieved.body)).not.toContain(created.body.successIndicator);
+    const db = new Database(join(under.gateway.dataDir, 'sessions.db'), { readonly: true });
+    try {
+      const rows = db.prepare('SELECT * FROM sessions').all();
+      expect(JSON.stringify(rows)).not.toContain(created.body.successIndicator);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a checkout session the page could not serve, naming the field', async () => {
+    const before = storedSessions();
+    const body = checkout('INITIATE_CHECKOUT');
+    const insecure = {
+      ...body,
+      interaction: { ...body.interaction, returnUrl: 'http://shop.example/r' },
+    };
+    expect((await under.api.post('/session', insecure)).body).toEqual(
+      refusedNaming('interaction.returnUrl', /https URL/),
+    );
+    const { interaction: _interaction, ...bare } = body;
+    expect((await under.api.post('/session', bare)).body.error).toMatchObject({
+      field: 'interaction.merchant.name',
+      validationType: 'MISSING',
+    });
     expect(storedSessions()).toBe(before);
   });
 
@@ -68,10 +108,10 @@ describe('Create Session asked for more than an empty session', () => {
     const before = storedSessions();
     const post = (body: unknown) => under.api.post('/session', body);
     expect((await post({ apiOperation: 'CREATE_CHECKOUT_SESSION' })).body).toEqual(
-      refusedNaming('apiOperation', /Create Session takes no apiOperation/),
+      refusedNaming('apiOperation', /Create Session takes no apiOperation but INITIATE_CHECKOUT/),
     );
     expect((await post({ apiOperation: 'UPDATE_PAYER_DATA' })).body).toEqual(
-      refusedNaming('apiOperation', /Create Session takes no apiOperation/),
+      refusedNaming('apiOperation', /Create Session takes no apiOperation but INITIATE_CHECKOUT/),
     );
     expect((await post({ session: { authenticationLimit: 25 } })).body).toEqual(
       refusedNaming('session', /^Field 'session' is not part of the CREATE_SESSION request$/),

@@ -134,15 +134,25 @@ function answerRow(reader: OpenApiReader, status: string, answer: Answer): Html 
 const endpointId = (e: Endpoint): string =>
   anchor('endpoint', e.operation.operationId ?? `${e.method}${e.path}`);
 
-/** The schema a request body refers to, if any. */
-const bodyRefOf = (e: Endpoint): string | undefined =>
-  Object.values(e.operation.requestBody?.content ?? {})[0]?.schema?.$ref;
+/** The schemas a request body refers to: one, or each of its oneOf (Create Session's). */
+function bodyRefsOf(e: Endpoint): string[] {
+  const schema = Object.values(e.operation.requestBody?.content ?? {})[0]?.schema;
+  if (schema?.$ref) return [schema.$ref];
+  return (schema?.oneOf ?? []).flatMap((one) => (one.$ref ? [one.$ref] : []));
+}
+
+/** The schema a request body refers to when it is one. */
+const bodyRefOf = (e: Endpoint): string | undefined => {
+  const refs = bodyRefsOf(e);
+  return refs.length === 1 ? refs[0] : undefined;
+};
 
 function endpointSection(reader: OpenApiReader, e: Endpoint, byOperation?: string): Html {
   const { operation } = e;
   const security = (operation.security ?? reader.document.security ?? []).flatMap(Object.keys);
   const body = operation.requestBody;
   const bodyRef = bodyRefOf(e);
+  const bodyChoices = bodyRefsOf(e).map((ref) => schemaLink(componentName(ref)));
   return html`<article id="${endpointId(e)}">
     <h3><span class="method">${e.method}</span> <code>${e.path}</code></h3>
     ${operation.summary && html`<p>${operation.summary}</p>`}
@@ -188,6 +198,12 @@ function endpointSection(reader: OpenApiReader, e: Endpoint, byOperation?: strin
           </p>`
         : html`<p>Request body: ${schemaLink(componentName(bodyRef))}. ${body?.description}</p>`)
     }
+    ${
+      bodyChoices.length > 1 &&
+      html`<p>
+        Request body, one of: ${bodyChoices.map((link, i) => html`${i ? ', ' : ''}${link}`)}.
+      </p>`
+    }
     <div class="scroll">
       <table>
         <caption>
@@ -224,7 +240,7 @@ function discriminatedBody(reader: OpenApiReader, endpoints: readonly Endpoint[]
 
 /** The other request bodies (sessions, payment options inquiry), each once. */
 function otherBodies(endpoints: readonly Endpoint[], byOperation?: string): string[] {
-  const refs = endpoints.map(bodyRefOf).filter((ref) => ref && ref !== byOperation) as string[];
+  const refs = endpoints.flatMap(bodyRefsOf).filter((ref) => ref !== byOperation);
   return [...new Set(refs.map(componentName))];
 }
 

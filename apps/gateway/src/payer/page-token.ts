@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export type PageKind = 'acs' | 'provider';
+/** The challenge page, a provider page, and a step of the checkout page (checkout/). */
+export type PageKind = 'acs' | 'provider' | 'checkout';
 
 export interface PageTarget {
   readonly kind: PageKind;

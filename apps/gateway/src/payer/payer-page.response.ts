@@ -8,14 +8,16 @@ export const PAYER_PAGES = '/payer/';
 /**
  * Pages run inline style and the one auto-post script, and post forms to the gateway or the
  * merchant; nothing else is allowed, and nothing is cached or leaks the token in a Referer.
+ * `framedBy`, when given, is the one origin that may frame the page (the checkout's merchant).
  */
-export function sendPage(reply: FastifyReply, status: number, page: string) {
+export function sendPage(reply: FastifyReply, status: number, page: string, framedBy?: string) {
+  const framing = framedBy ? `; frame-ancestors ${framedBy}` : '';
   return reply
     .status(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header(
       'content-security-policy',
-      "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action 'self' https:; base-uri 'none'",
+      `default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action 'self' https:; base-uri 'none'${framing}`,
     )
     .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')

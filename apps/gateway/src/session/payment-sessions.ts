@@ -7,6 +7,7 @@ import {
 } from '@gateway/contract';
 import { holdsCardNumber } from '@gateway/domain';
 import { randomBytes } from 'node:crypto';
+import type { CheckoutTerms } from '../checkout/checkout-terms';
 import type { Clock } from '../tokens';
 import { mergeUpdate, withSessionFields, withoutSecurityCode } from './session-fields';
 import type { SessionStore, StoredSession } from './session.store';
@@ -32,7 +33,7 @@ function newSessionId(): string {
 }
 
 /** 10 hex characters (spec: session.version is exactly 10). */
-const newVersion = (): string => randomBytes(5).toString('hex');
+export const newVersion = (): string => randomBytes(5).toString('hex');
 
 /**
  * Payment sessions: created empty with their own AES-256 key, filled by Update Session, and read
@@ -46,15 +47,18 @@ export class PaymentSessions {
     private readonly ttlSeconds: number,
   ) {}
 
-  create(merchantId: string): StoredSession {
+  /** A checkout session (with `checkout`) serves the order its terms name from the start. */
+  create(merchantId: string, checkout?: CheckoutTerms): StoredSession {
     const now = this.clock();
     this.store.purgeExpired(now);
+    const content = { aes256Key: randomBytes(32).toString('base64'), fields: {} };
     const session: StoredSession = {
       merchantId,
       id: newSessionId(),
       version: newVersion(),
       expiresAt: new Date(now.getTime() + this.ttlSeconds * 1000).toISOString(),
-      content: { aes256Key: randomBytes(32).toString('base64'), fields: {} },
+      ...(checkout ? { orderId: checkout.order.id } : {}),
+      content: checkout ? { ...content, checkout } : content,
     };
     this.store.create(session);
     return session;

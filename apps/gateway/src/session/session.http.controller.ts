@@ -1,4 +1,9 @@
-import { ApiError, updateSessionContract, validateSessionCreate } from '@gateway/contract';
+import {
+  ApiError,
+  initiateCheckoutContract,
+  updateSessionContract,
+  validateSessionCreate,
+} from '@gateway/contract';
 import { Body, Controller, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
 import {
   AuthenticatedMerchant,
@@ -10,31 +15,40 @@ import { literalsAlong, numbersAsWritten } from '../http/body-numbers';
 import { parseOrderPath, refuseCardNumber } from '../http/path-params';
 import type { Merchant } from '@gateway/merchants';
 import { cardMaskFor } from '@gateway/order-view';
+import { CheckoutSessions } from '../checkout/checkout-sessions';
 import { PaymentSessions, SESSION_ID } from './payment-sessions';
 import { renderSession, withCorrelationId } from './session.response';
 
 const UPDATE_NUMBERS = literalsAlong(updateSessionContract);
+/** Both versions' checkout contracts have the same fields. */
+const CHECKOUT_NUMBERS = literalsAlong(initiateCheckoutContract);
 
 /** Create (POST), Update (PUT) and Retrieve (GET) a payment session. */
 @Controller('api/rest/version/:version/merchant/:merchantId/session')
 @UseGuards(BasicAuthGuard)
 export class SessionHttpController {
-  constructor(private readonly sessions: PaymentSessions) {}
+  constructor(
+    private readonly sessions: PaymentSessions,
+    private readonly checkouts: CheckoutSessions,
+  ) {}
 
   /**
-   * Nothing asked for is ignored: a body asking for more than an empty session is refused. An
-   * empty body arrives as `{}` (http/empty-body.ts).
+   * Nothing asked for is ignored: a body asking for more than an empty session is refused, but
+   * for a checkout session (INITIATE_CHECKOUT). An empty body arrives as `{}` (http/empty-body.ts).
    */
   @Post()
   @HttpCode(201)
   create(
     @Param() params: { version?: string },
-    @Body() body: unknown,
+    @Body() sent: unknown,
     @AuthenticatedMerchant() merchant: Merchant,
   ) {
     const version = checkVersion(params);
+    const body = numbersAsWritten(sent, CHECKOUT_NUMBERS);
     const validated = validateSessionCreate(version, body);
     if (!validated.ok) throw ApiError.fromFieldError(validated.error);
+    if (validated.value.apiOperation !== undefined)
+      return withCorrelationId(this.checkouts.create(merchant.id, version, validated.value), body);
     const session = this.sessions.create(merchant.id);
     return withCorrelationId(renderSession(session, 'NO_UPDATE', true), body);
   }

@@ -1,9 +1,13 @@
+import type { CheckoutTerms } from '../checkout/checkout-terms';
+
 /** What a payment session holds. Only ever stored encrypted: `fields` may carry a full card number. */
 export interface SessionContent {
   /** The AES-256 key (base64) the merchant decrypts encryptedData with. */
   readonly aes256Key: string;
   /** Request fields stored by Update Session, as sent. */
   readonly fields: Readonly<Record<string, unknown>>;
+  /** A checkout session's terms (INITIATE_CHECKOUT): what the payment page does. */
+  readonly checkout?: CheckoutTerms;
 }
 
 export interface StoredSession {
@@ -24,6 +28,8 @@ export interface SessionStore {
   create(session: StoredSession): void;
   /** The session, unless it does not exist, belongs to another merchant, or has expired. */
   find(merchantId: string, id: string, now: Date): StoredSession | undefined;
+  /** The merchant of a live session, found by its id alone (the payment page knows no more). */
+  merchantOf(id: string, now: Date): string | undefined;
   /** Replaces the content if the version is still `expectedVersion`; false if another update won. */
   replace(
     merchantId: string,

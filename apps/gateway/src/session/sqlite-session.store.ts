@@ -40,6 +40,8 @@ export class SqliteSessionStore implements SessionStore {
       tag BLOB NOT NULL,
       PRIMARY KEY (merchant_id, id)
     ) WITHOUT ROWID`);
+    // The payment page finds a checkout session by its id alone (merchantOf).
+    this.db.exec('CREATE INDEX IF NOT EXISTS sessions_by_id ON sessions (id)');
   }
 
   create(session: StoredSession): void {
@@ -47,13 +49,14 @@ export class SqliteSessionStore implements SessionStore {
     this.db
       .prepare(
         `INSERT INTO sessions (merchant_id, id, version, expires_at, order_id, key_id, nonce, ciphertext, tag)
-         VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         session.merchantId,
         session.id,
         session.version,
         session.expiresAt,
+        session.orderId ?? null,
         sealed.keyId,
         sealed.nonce,
         sealed.ciphertext,
@@ -79,6 +82,13 @@ export class SqliteSessionStore implements SessionStore {
       ...(row.order_id !== null ? { orderId: row.order_id } : {}),
       content: JSON.parse(plaintext) as SessionContent,
     };
+  }
+
+  merchantOf(id: string, now: Date): string | undefined {
+    const row = this.db
+      .prepare('SELECT merchant_id FROM sessions WHERE id = ? AND expires_at > ?')
+      .get(id, now.toISOString()) as Pick<Row, 'merchant_id'> | undefined;
+    return row?.merchant_id;
   }
 
   replace(

@@ -1,6 +1,10 @@
 import type { OperationContract } from '../model/field';
 import { MAX_VERSION } from '../operations/registry';
 import { paymentOptionsInquiryContract } from '../payment-options/payment-options-inquiry.contract';
+import {
+  createCheckoutSessionContract,
+  initiateCheckoutContract,
+} from '../session/checkout-session.contract';
 import { createSessionContract } from '../session/create-session.contract';
 import { updateSessionContract } from '../session/update-session.contract';
 import { saveCardContract } from '../token/save-card.contract';
@@ -19,6 +23,8 @@ import { tokenParameter, tokenPaths } from './token-paths';
 /** The request bodies of these paths, by component name, from their contracts. */
 export const MERCHANT_REQUESTS: Readonly<Record<string, OperationContract>> = {
   CreateSessionRequest: createSessionContract,
+  InitiateCheckoutRequest: initiateCheckoutContract,
+  CreateCheckoutSessionRequest: createCheckoutSessionContract,
   UpdateSessionRequest: updateSessionContract,
   PaymentOptionsInquiryRequest: paymentOptionsInquiryContract,
   SaveCardRequest: saveCardContract,
@@ -81,12 +87,26 @@ function sessionPaths(errors: Errors): Record<string, JsonSchema> {
       post: {
         operationId: 'createSession',
         tags: ['Sessions'],
-        summary: 'Create a payment session',
+        summary: 'Create a payment session, or a checkout session',
         description:
-          'An empty session with its own AES-256 key. It needs no field: an empty body (none, or Content-Length 0) is the empty object.',
-        requestBody: body('CreateSessionRequest', 'Optional'),
+          'An empty session with its own AES-256 key. It needs no field: an empty body (none, or Content-Length 0) is the empty object. With apiOperation INITIATE_CHECKOUT (CREATE_CHECKOUT_SESSION below version 63), a checkout session for the payment page (docs/hosted-checkout.md), answered with successIndicator instead of the key.',
+        requestBody: {
+          required: false,
+          description: 'Optional',
+          content: {
+            'application/json': {
+              schema: {
+                oneOf: [
+                  ref('CreateSessionRequest'),
+                  ref('InitiateCheckoutRequest'),
+                  ref('CreateCheckoutSessionRequest'),
+                ],
+              },
+            },
+          },
+        },
         responses: {
-          '201': json('The new session, with its key', 'SessionResponse'),
+          '201': json('The new session, with its key or its successIndicator', 'SessionResponse'),
           ...errors('400', '401', '429', '500', '503'),
         },
       },

@@ -60,6 +60,11 @@ const session = object(
       },
       ['id', 'updateStatus', 'version'],
     ),
+    successIndicator: text(
+      16,
+      40,
+      "A checkout session's only: the resultIndicator the payment page returns with after a successful payment. Keep it on the server",
+    ),
   },
   ['merchant', 'result', 'session'],
 );

@@ -4,13 +4,14 @@ import { generalFields } from '../groups/general.group';
 import { group } from '../model/compose';
 import type { ApiOperation, OperationContract } from '../model/field';
 import { isJsonObject, validateRequest, type BodyError, type ValidationResult } from '../validate';
+import { checkoutContractAt, checkoutOperationAt } from './checkout-session.contract';
 
 /**
  * Create Session (`POST …/session`) makes an empty payment session: it needs no field and takes
  * none but the transient correlationId. It has no apiOperation member; the name labels
- * explanations only ("not part of the CREATE_SESSION request"). What the gateway family does with
- * an apiOperation here (a hosted checkout session) is not offered yet: it is refused, naming the
- * field, never answered with a plain session (behaviour notes, "Nothing silently ignored").
+ * explanations only ("not part of the CREATE_SESSION request"). With the version's checkout
+ * apiOperation it makes a checkout session instead (checkout-session.contract.ts); any other
+ * apiOperation is refused, naming the field (behaviour notes, "Nothing silently ignored").
  */
 export const createSessionContract: OperationContract = {
   apiOperation: 'CREATE_SESSION' as ApiOperation,
@@ -20,14 +21,10 @@ export const createSessionContract: OperationContract = {
   }),
 };
 
-/** Hosted checkout's apiOperation at an API version (behaviour notes, "Hosted Checkout"). */
-export function checkoutOperationAt(version: number): string {
-  return version >= 63 ? 'INITIATE_CHECKOUT' : 'CREATE_CHECKOUT_SESSION';
-}
-
 /**
  * The Create Session body at an API version: a JSON object (an empty body is the empty object,
- * decided before this), no apiOperation, then the contract.
+ * decided before this), then the checkout contract when apiOperation names the version's
+ * checkout, the empty session's when there is none. The value's apiOperation tells which.
  */
 export function validateSessionCreate(
   version: number,
@@ -35,17 +32,15 @@ export function validateSessionCreate(
 ): ValidationResult<FieldError | BodyError> {
   if (!isJsonObject(body))
     return { ok: false, error: { explanation: 'The request body must be a JSON object' } };
+  if (body.apiOperation === checkoutOperationAt(version))
+    return validateRequest(checkoutContractAt(version), body);
   if (body.apiOperation !== undefined)
     return { ok: false, error: refusedOperation(version, body.apiOperation) };
   return validateRequest(createSessionContract, body);
 }
 
 function refusedOperation(version: number, value: unknown): FieldError {
-  const checkout = checkoutOperationAt(version);
-  const reason =
-    value === checkout
-      ? 'Hosted checkout is not offered by this gateway: create a session without apiOperation and send the operations from your server'
-      : `Create Session takes no apiOperation (hosted checkout, not offered by this gateway, would be ${checkout} at version ${version})`;
+  const reason = `Create Session takes no apiOperation but ${checkoutOperationAt(version)}, a hosted checkout at version ${version}`;
   return {
     field: 'apiOperation',
     validationType: 'INVALID',

@@ -88,8 +88,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Create a payment session
-     * @description An empty session with its own AES-256 key. It needs no field: an empty body (none, or Content-Length 0) is the empty object.
+     * Create a payment session, or a checkout session
+     * @description An empty session with its own AES-256 key. It needs no field: an empty body (none, or Content-Length 0) is the empty object. With apiOperation INITIATE_CHECKOUT (CREATE_CHECKOUT_SESSION below version 63), a checkout session for the payment page (docs/hosted-checkout.md), answered with successIndicator instead of the key.
      */
     post: operations['createSession'];
     delete?: never;
@@ -1265,6 +1265,30 @@ export interface components {
       /** @description Echoed in the response; not validated or stored */
       correlationId?: string;
     };
+    /** @description Create a checkout session for the payment page */
+    InitiateCheckoutRequest: {
+      /**
+       * @description Selects the operation: always INITIATE_CHECKOUT for this request
+       * @enum {string}
+       */
+      apiOperation: 'INITIATE_CHECKOUT';
+      /** @description Echoed in the response; not validated or stored */
+      correlationId?: string;
+      interaction: components['schemas']['Interaction'];
+      order: components['schemas']['InitiateCheckoutRequestOrder'];
+    };
+    /** @description Create a checkout session for the payment page */
+    CreateCheckoutSessionRequest: {
+      /**
+       * @description Selects the operation: always CREATE_CHECKOUT_SESSION for this request
+       * @enum {string}
+       */
+      apiOperation: 'CREATE_CHECKOUT_SESSION';
+      /** @description Echoed in the response; not validated or stored */
+      correlationId?: string;
+      interaction: components['schemas']['Interaction'];
+      order: components['schemas']['InitiateCheckoutRequestOrder'];
+    };
     /** @description Store card, order and payer fields in a payment session */
     UpdateSessionRequest: {
       /** @description Authentication choices */
@@ -1891,6 +1915,50 @@ export interface components {
         timeZone?: number | string;
       };
     };
+    /** @description The payment page the payer is sent to */
+    Interaction: {
+      /**
+       * Format: uri
+       * @description Where the page's Cancel sends the payer's browser
+       */
+      cancelUrl?: string;
+      /** @description The merchant as the payment page shows it */
+      merchant: {
+        /** @description The name shown to the payer */
+        name: string;
+      };
+      /**
+       * @description PURCHASE pays (PAY), AUTHORIZE authorizes, VERIFY verifies the card, NONE only keeps the card in the session
+       * @enum {string}
+       */
+      operation: 'PURCHASE' | 'AUTHORIZE' | 'VERIFY' | 'NONE';
+      /**
+       * @description OFFER: the page offers to save the card; the token is then in the session (sourceOfFunds.token). NONE by default
+       * @enum {string}
+       */
+      saveCard?: 'OFFER' | 'NONE';
+      /**
+       * Format: uri
+       * @description Where the payer's browser goes after the payment, with resultIndicator and sessionVersion
+       */
+      returnUrl: string;
+    };
+    /** @description The order the page pays */
+    InitiateCheckoutRequestOrder: {
+      /** @description Total amount of the order */
+      amount: string | number;
+      /** @description Currency of the order, ISO 4217 */
+      currency: string;
+      /** @description Description of the order */
+      description?: string;
+      /** @description The order id the payment is made on */
+      id: string;
+      /**
+       * Format: uri
+       * @description Target of webhook notifications for the order
+       */
+      notificationUrl?: string;
+    };
     /** @description The response of the operation that created the transaction */
     TransactionResponse: {
       /**
@@ -2355,6 +2423,8 @@ export interface components {
         /** @description Changes with every update; send it as session.version to lock */
         version: string;
       };
+      /** @description A checkout session's only: the resultIndicator the payment page returns with after a successful payment. Keep it on the server */
+      successIndicator?: string;
     };
     /** @description One order of the list */
     OrderSummary: {
@@ -2897,11 +2967,14 @@ export interface operations {
     /** @description Optional */
     requestBody?: {
       content: {
-        'application/json': components['schemas']['CreateSessionRequest'];
+        'application/json':
+          | components['schemas']['CreateSessionRequest']
+          | components['schemas']['InitiateCheckoutRequest']
+          | components['schemas']['CreateCheckoutSessionRequest'];
       };
     };
     responses: {
-      /** @description The new session, with its key */
+      /** @description The new session, with its key or its successIndicator */
       201: {
         headers: {
           [name: string]: unknown;
