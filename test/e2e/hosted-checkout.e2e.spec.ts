@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { documentedIntegrity } from '../support/checkout-shop';
 import { hiddenFields, postForm } from '../support/three-d-secure';
 import {
+  eventually,
   receiverPath,
   startWebhookReceiver,
   webhookEnv,
@@ -281,20 +282,28 @@ describe('Hosted Checkout', () => {
       await receiver?.close();
     });
 
-    /*
-     * VERIFY: an order's notificationUrl is set by the operation that creates it, and for PURCHASE
-     * and AUTHORIZE that is INITIATE_AUTHENTICATION, whose contract takes none (docs, "Webhooks").
-     */
-    it("the page's operation notifies order.notificationUrl like any other", async () => {
-      const orderId = nextOrder();
-      const path = receiverPath(orderId, 'hook');
-      const checkout = await createCheckout(notified, orderId, 'VERIFY', `${receiver.url}${path}`);
-      const { token } = await open(checkout.page);
-      expect((await postForm(checkout.page, { ...CARD, token: token! })).status).toBe(303);
-      const [notification] = await receiver.waitFor(path, 1);
-      expect(notification.body).toContain(`"id":"${orderId}"`);
-      expect(notification.body).toMatch(/"type":"VERIFICATION"/);
-    });
+    it.each(['VERIFY', 'PURCHASE'])(
+      "%s: the page's operations notify the session's order.notificationUrl like any other",
+      async (operation) => {
+        const orderId = nextOrder();
+        const path = receiverPath(orderId, 'hook');
+        const url = `${receiver.url}${path}`;
+        const checkout = await createCheckout(notified, orderId, operation, url);
+        const { token } = await open(checkout.page);
+        expect((await postForm(checkout.page, { ...CARD, token: token! })).status).toBe(303);
+        // PURCHASE: the page's INITIATE_AUTHENTICATION opens the order (and notifies), then PAY.
+        const expected = operation === 'VERIFY' ? ['VERIFICATION'] : ['AUTHENTICATION', 'PAYMENT'];
+        const typesOf = () =>
+          receiver.received(path).map((r) => JSON.parse(r.body).transaction.type as string);
+        await eventually(async () => typesOf().includes(expected.at(-1)!));
+        expect([...new Set(typesOf())]).toEqual(expected);
+        const [notification] = receiver.received(path);
+        expect(JSON.parse(notification.body).order).toMatchObject({
+          id: orderId,
+          notificationUrl: url,
+        });
+      },
+    );
   });
 
   describe('expiry', () => {

@@ -130,7 +130,7 @@ function writeOrderStatus(out: Json, order: Order, after: OrderSnapshot): Json {
   out.currency = order.currency;
   out.id = order.orderId;
   out.lastUpdatedTime = after.lastUpdatedTime;
-  if (order.notificationUrl) out.notificationUrl = order.notificationUrl;
+  if (after.notificationUrl) out.notificationUrl = after.notificationUrl;
   out.status = after.status;
   out.totalAuthorizedAmount = toDecimal(after.totals.authorized);
   out.totalCapturedAmount = toDecimal(after.totals.captured);

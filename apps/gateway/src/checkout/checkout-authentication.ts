@@ -1,7 +1,7 @@
 import type { PublicUrl } from '../config/public-url';
 import type { CheckoutPayments } from './checkout-payment';
 import type { CheckoutRequest } from './checkout-request';
-import type { CheckoutTerms } from './checkout-terms';
+import { notifiedOf, type CheckoutTerms } from './checkout-terms';
 
 type Json = Record<string, unknown>;
 
@@ -45,7 +45,7 @@ export class CheckoutAuthentication {
     const initiated = await run({
       apiOperation: 'INITIATE_AUTHENTICATION',
       authentication: { acceptVersions: '3DS2', channel: 'PAYER_BROWSER' },
-      order: { currency },
+      order: { currency, ...notifiedOf(terms) },
       sourceOfFunds: { provided: { card } },
     });
     if (

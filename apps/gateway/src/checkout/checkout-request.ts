@@ -1,5 +1,5 @@
 import { validateBody, validateSessionUpdate, type RequestError } from '@gateway/contract';
-import type { CheckoutTerms } from './checkout-terms';
+import { notifiedOf, type CheckoutTerms } from './checkout-terms';
 
 type Json = Record<string, unknown>;
 
@@ -64,8 +64,8 @@ export function checkoutRequest(
     return { input: missing, message: 'Enter the card number and its expiry month and year' };
   if (terms.operation === 'NONE') return keptCard(card);
   const apiOperation = OPERATION_OF[terms.operation as keyof typeof OPERATION_OF];
-  const { amount, currency, description, notificationUrl } = terms.order;
-  const notified = notificationUrl ? { notificationUrl } : {};
+  const { amount, currency, description } = terms.order;
+  const notified = notifiedOf(terms);
   const order =
     apiOperation === 'VERIFY'
       ? { currency, ...notified }

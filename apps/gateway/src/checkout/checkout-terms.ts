@@ -65,6 +65,10 @@ export function termsOf(apiVersion: number, value: Json): CheckoutTerms {
   };
 }
 
+/** order.notificationUrl for every operation the page runs, when the session has one. */
+export const notifiedOf = (terms: CheckoutTerms): { notificationUrl?: string } =>
+  terms.order.notificationUrl ? { notificationUrl: terms.order.notificationUrl } : {};
+
 /**
  * The transaction id of the page's n-th payment attempt (1-based): the session's last characters
  * tell apart two checkout sessions of one order.

@@ -19,7 +19,12 @@ export const initiateAuthentication = contract(
       'The authentication',
       pick(authenticationFields, 'acceptVersions', 'channel', 'purpose'),
     ),
-    order: required(group('The order', { currency: required(orderFields.currency) })),
+    order: required(
+      group('The order', {
+        currency: required(orderFields.currency),
+        notificationUrl: orderFields.notificationUrl,
+      }),
+    ),
     sourceOfFunds,
     ...generalFields,
   },

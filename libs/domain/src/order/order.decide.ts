@@ -85,7 +85,7 @@ function decideNewTransaction(
           },
         ]
       : [];
-  const common: TransactionCommon = {
+  const common: { -readonly [K in keyof TransactionCommon]: TransactionCommon[K] } = {
     id: command.transactionId,
     currency,
     echo: command.echo,
@@ -93,6 +93,8 @@ function decideNewTransaction(
     apiVersion: command.apiVersion,
     requestHash: command.requestHash,
   };
+  const renotified = newNotificationUrl(command, state);
+  if (renotified) common.notificationUrl = renotified; // rare: the usual shape stays as it was
   const reversal: OrderEvent[] = reversedByAcquirer(command)
     ? [
         {
@@ -102,6 +104,15 @@ function decideNewTransaction(
       ]
     : [];
   return [...created, branch.event(command, state, common), ...reversal];
+}
+
+/**
+ * order.notificationUrl given on a later transaction, when it differs from the order's: the
+ * transaction's event carries it, and the order notifies there from that event on.
+ */
+function newNotificationUrl(command: OpeningCommand, state: OrderState): string | undefined {
+  const url = command.notificationUrl;
+  return state.kind === 'Order' && url && url !== state.notificationUrl ? url : undefined;
 }
 
 /** The acquirer timed out and reversed what it may have approved. */

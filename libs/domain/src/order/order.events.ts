@@ -30,6 +30,11 @@ export interface TransactionRecord {
   readonly proof?: AuthenticationProof;
   /** AUTHORIZATION and PAYMENT started by INITIATE_BROWSER_PAYMENT. */
   readonly browserPayment?: BrowserPaymentRecord;
+  /**
+   * order.notificationUrl given on a later transaction and differing from the order's: the
+   * order's from this transaction on (the newest given wins; the first is OrderCreated's).
+   */
+  readonly notificationUrl?: string;
 }
 
 /**

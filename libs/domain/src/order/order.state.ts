@@ -23,6 +23,8 @@ export interface OrderSnapshot {
   readonly totals: Totals;
   readonly amount: Thousandths;
   readonly lastUpdatedTime: string;
+  /** Where the order notifies from this transaction on: OrderCreated's, or a later transaction's. */
+  readonly notificationUrl?: string;
 }
 
 export interface RefundPart {
@@ -67,7 +69,7 @@ const NO_MONEY: Totals = { authorized: 0, captured: 0, refunded: 0 };
 type OrderHeader = OrderCreated['data'];
 type OrderProgress = Pick<
   Order,
-  'status' | 'authenticationStatus' | 'totals' | 'amount' | 'lastUpdatedTime'
+  'status' | 'authenticationStatus' | 'totals' | 'amount' | 'lastUpdatedTime' | 'notificationUrl'
 >;
 
 /** An order being folded: its header, its progress so far, and the log its states share. */
@@ -130,6 +132,7 @@ function step(folding: Folding | undefined, event: OrderEvent): Folding | undefi
           totals: NO_MONEY,
           amount: 0,
           lastUpdatedTime: event.data.creationTime,
+          ...(event.data.notificationUrl ? { notificationUrl: event.data.notificationUrl } : {}),
         },
       };
     case 'AuthorizationProcessed':
@@ -181,13 +184,14 @@ function orderOf({ header, progress, log }: Folding): OrderState {
 
 /** Folding on from a state: its own log, unless a later state already extended that log. */
 function extend(order: Order): Folding {
-  const { status, authenticationStatus, totals, amount, lastUpdatedTime } = order;
+  const { status, authenticationStatus, totals, amount, lastUpdatedTime, notificationUrl } = order;
   const progress: OrderProgress = {
     status,
     ...(authenticationStatus ? { authenticationStatus } : {}),
     totals,
     amount,
     lastUpdatedTime,
+    ...(notificationUrl ? { notificationUrl } : {}),
   };
   const position = POSITIONS.get(order);
   if (!position) {
@@ -219,7 +223,8 @@ function applyTransaction(folding: Folding, tx: TransactionRecord): void {
     ...(refundedFrom ? { refundedFrom } : {}),
   });
   log.append(recorded);
-  recorded.orderAfter = snapshot(totals, amount, log, tx.timeOfRecord);
+  const notificationUrl = tx.notificationUrl ?? progress.notificationUrl;
+  recorded.orderAfter = snapshot(totals, amount, log, tx.timeOfRecord, notificationUrl);
   folding.progress = { ...progress, ...recorded.orderAfter };
 }
 
@@ -249,7 +254,7 @@ function applyRevision(folding: Folding, revision: TransactionRevision): void {
     earlier: [...olderVersions, previous],
   };
   log.replace(before.id, revised);
-  revised.orderAfter = snapshot(totals, amount, log, time);
+  revised.orderAfter = snapshot(totals, amount, log, time, progress.notificationUrl);
   folding.progress = { ...progress, ...revised.orderAfter };
 }
 
@@ -258,6 +263,7 @@ function snapshot(
   amount: Thousandths,
   log: TransactionLog,
   time: string,
+  notificationUrl: string | undefined,
 ): OrderSnapshot {
   const inputs = log.statusInputs();
   const authenticationStatus = inputs.authentication?.status;
@@ -267,6 +273,7 @@ function snapshot(
     totals,
     amount,
     lastUpdatedTime: time,
+    ...(notificationUrl ? { notificationUrl } : {}),
   };
 }
 

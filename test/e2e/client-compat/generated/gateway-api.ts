@@ -944,6 +944,11 @@ export interface components {
       order: {
         /** @description Currency of the order, ISO 4217 */
         currency: string;
+        /**
+         * Format: uri
+         * @description Target of webhook notifications for the order
+         */
+        notificationUrl?: string;
       };
       sourceOfFunds?: components['schemas']['SourceOfFunds'];
       /** @description Echoed in the response; not validated or stored */

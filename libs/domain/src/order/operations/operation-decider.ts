@@ -10,7 +10,7 @@ export type CommandOf<T extends RequestType> = Extract<DeciderCommand, { readonl
 /** What every new transaction records, whatever its operation. */
 export type TransactionCommon = Pick<
   TransactionRecord,
-  'id' | 'currency' | 'echo' | 'timeOfRecord' | 'apiVersion' | 'requestHash'
+  'id' | 'currency' | 'echo' | 'timeOfRecord' | 'apiVersion' | 'requestHash' | 'notificationUrl'
 >;
 
 /**
