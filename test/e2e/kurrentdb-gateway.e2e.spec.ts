@@ -11,6 +11,7 @@ import {
   projectionCaughtUp,
   startGateway,
 } from '../support/gateway-process';
+import { makeKeysFile } from '../support/keys-file';
 
 // The gateway with GATEWAY_EVENT_STORE=kurrentdb, against a real server when
 // KURRENTDB_CONNECTION_STRING is set, else against the protocol stand-in (not KurrentDB).
@@ -31,7 +32,11 @@ describe(`the gateway on ${realServer ? 'KurrentDB' : 'the KurrentDB protocol st
 
   it('keeps orders in the cluster, not in the data directory, across a restart', async () => {
     const dataDir = await makeDataDir();
-    const env = { GATEWAY_EVENT_STORE: 'kurrentdb', KURRENTDB_CONNECTION_STRING: connectionString };
+    const env = {
+      GATEWAY_EVENT_STORE: 'kurrentdb',
+      KURRENTDB_CONNECTION_STRING: connectionString,
+      ...makeKeysFile().env,
+    };
     // A real server is shared and never emptied: a fresh order id per run.
     const order = `kdb-${Date.now()}`;
     const first = await startGateway(dataDir, env);

@@ -12,6 +12,7 @@ import {
   type RunningGateway,
 } from '../support/gateway-process';
 import { runLedgerCli } from '../support/ledger-process';
+import { makeKeysFile } from '../support/keys-file';
 
 // The ledger CLI against a gateway on GATEWAY_EVENT_STORE=kurrentdb. Always on the protocol
 // stand-in (not KurrentDB): the last step tampers with the stored events, which needs the
@@ -32,7 +33,7 @@ describe('ledger CLI (finance) against a gateway on the KurrentDB protocol stand
       GATEWAY_EVENT_STORE: 'kurrentdb',
       KURRENTDB_CONNECTION_STRING: standin.connectionString,
     };
-    gateway = await startGateway(undefined, env);
+    gateway = await startGateway(undefined, { ...env, ...makeKeysFile().env });
     const api = merchantClient(gateway);
     expect((await api.put(`/order/${order}/transaction/a`, authorizeBody('80.00'))).status).toBe(
       201,

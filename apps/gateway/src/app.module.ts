@@ -19,6 +19,7 @@ import {
   type DataDirKeys,
   type KeyRole,
 } from './config/data-dir-keys';
+import { loadKeysFile } from './config/keys-file';
 import type { GatewayConfig } from './config/gateway.config';
 import { createLogger, type GatewayLogger } from '@gateway/logging';
 import { PublicUrl } from './config/public-url';
@@ -150,14 +151,17 @@ export class AppModule {
           },
         },
         // Read once the event store is open: whether it holds events decides if a key may be made.
+        // A keys file, when given, is the only source: nothing is read or made in the data dir.
         {
           provide: DATA_DIR_KEYS,
           useFactory: (store: EventStore) =>
-            loadDataDirKeys(
-              config.dataDir,
-              keyRolesFor(config),
-              async () => (await store.headPosition()) === undefined,
-            ),
+            config.keysFile
+              ? loadKeysFile(config.keysFile, keyRolesFor(config))
+              : loadDataDirKeys(
+                  config.dataDir,
+                  keyRolesFor(config),
+                  async () => (await store.headPosition()) === undefined,
+                ),
           inject: [EVENT_STORE],
         },
         {

@@ -35,6 +35,11 @@ export interface GatewayConfig {
   readonly eventStore: EventStoreSelection;
   /** HTTPS, and client certificates when a client CA is given; plain HTTP without it. */
   readonly tls?: TlsFiles;
+  /**
+   * GATEWAY_KEYS_FILE: the one source of every role's key (config/keys-file.ts); undefined means
+   * key files in the data directory, made on a fresh store (embedded SQLite only).
+   */
+  readonly keysFile?: string;
   /** Keys sealing bank data at rest; undefined means one key kept in the data directory. */
   readonly dataKeys?: DataKeys;
   /** Where the relay publishes order events (GATEWAY_BUS). */
@@ -95,6 +100,13 @@ export function loadConfig(
   const host = env.HOST || '127.0.0.1';
   const tls = tlsOf(env, cwd, host, problems);
   const dataKeys = dataKeysOf(env, problems);
+  const eventStore = eventStoreOf(env, problems);
+  const keysFile = env.GATEWAY_KEYS_FILE ? path('GATEWAY_KEYS_FILE', '') : undefined;
+  // Nodes sharing a store must share keys: one made per node would split retries and links.
+  if (eventStore.kind === 'kurrentdb' && !keysFile)
+    problems.push(
+      'GATEWAY_KEYS_FILE is required when GATEWAY_EVENT_STORE=kurrentdb: a gateway on a shared event store never makes its own keys. Create the file once with `npm run keys -- new --out keys.json` (docs/keys.md) and give the same file to every node',
+    );
   const bus = busConfigOf(env, problems);
   const webhooks = loadGatewayWebhooks(env, problems, path('GATEWAY_DATA_DIR', 'data'), cwd);
   const config: GatewayConfig = {
@@ -106,7 +118,8 @@ export function loadConfig(
     ...(publicUrl ? { publicUrl } : {}),
     sessionTtlSeconds: integer('GATEWAY_SESSION_TTL', 3600, 1, 7 * 24 * 3600),
     logLevel: logLevelOf(env, problems),
-    eventStore: eventStoreOf(env, problems),
+    eventStore,
+    ...(keysFile ? { keysFile } : {}),
     ...(tls ? { tls } : {}),
     ...(dataKeys ? { dataKeys } : {}),
     bus,

@@ -11,8 +11,8 @@ import {
 import { basename, dirname, join } from 'node:path';
 
 /** A 256-bit key, written as base64 (44 characters); surrounding whitespace is ignored. */
-const KEY_TEXT = /^[A-Za-z0-9+/]{43}=$/;
-const KEY_BYTES = 32;
+export const KEY_TEXT = /^[A-Za-z0-9+/]{43}=$/;
+export const KEY_BYTES = 32;
 
 /** A key file that cannot be used: the message names the file and what is wrong with it. */
 export class KeyFileError extends Error {
