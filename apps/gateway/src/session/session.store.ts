@@ -43,3 +43,27 @@ export interface SessionStore {
   purgeExpired(now: Date): void;
   close(): void;
 }
+
+/**
+ * The session port as every node of a cluster reaches it: over the network (the event store),
+ * so each method answers later. The SQLite adapter takes this shape through `asyncSessionStore`.
+ */
+export type AsyncSessionStore = {
+  readonly [M in keyof SessionStore]: (
+    ...args: Parameters<SessionStore[M]>
+  ) => Promise<ReturnType<SessionStore[M]>>;
+};
+
+/** A synchronous adapter behind the asynchronous port. */
+export function asyncSessionStore(store: SessionStore): AsyncSessionStore {
+  return {
+    create: async (session) => store.create(session),
+    find: async (merchantId, id, now) => store.find(merchantId, id, now),
+    merchantOf: async (id, now) => store.merchantOf(id, now),
+    replace: async (merchantId, id, expectedVersion, next) =>
+      store.replace(merchantId, id, expectedVersion, next),
+    bindToOrder: async (merchantId, id, orderId) => store.bindToOrder(merchantId, id, orderId),
+    purgeExpired: async (now) => store.purgeExpired(now),
+    close: async () => store.close(),
+  };
+}
