@@ -50,7 +50,7 @@ import { protectionProviders } from './protection/protection.providers';
 import { PaymentSessions } from './session/payment-sessions';
 import { AesGcmKeyring } from './crypto/aes-gcm-keyring';
 import { SessionHttpController } from './session/session.http.controller';
-import type { SessionStore } from './session/session.store';
+import { asyncSessionStore, type AsyncSessionStore } from './session/session.store';
 import { SqliteSessionStore } from './session/sqlite-session.store';
 import {
   ACQUIRER,
@@ -83,11 +83,11 @@ import { checkoutProviders } from './checkout/checkout.providers';
 class StoreShutdown implements OnApplicationShutdown {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(SESSION_STORE) private readonly sessions: SessionStore,
+    @Inject(SESSION_STORE) private readonly sessions: AsyncSessionStore,
   ) {}
   async onApplicationShutdown(): Promise<void> {
     await this.store.close();
-    this.sessions.close();
+    await this.sessions.close();
   }
 }
 
@@ -166,10 +166,12 @@ export class AppModule {
         },
         {
           provide: SESSION_STORE,
-          useFactory: (keys: DataDirKeys) => {
+          useFactory: async (keys: DataDirKeys) => {
             const filename = join(config.dataDir, 'sessions.db');
             const keyring = AesGcmKeyring.ofKey(keyOf(keys, 'session'));
-            return openingDatabaseFile(filename, () => new SqliteSessionStore(filename, keyring));
+            return asyncSessionStore(
+              await openingDatabaseFile(filename, () => new SqliteSessionStore(filename, keyring)),
+            );
           },
           inject: [DATA_DIR_KEYS],
         },
@@ -231,7 +233,7 @@ export class AppModule {
         },
         {
           provide: PaymentSessions,
-          useFactory: (store: SessionStore, clock: Clock) =>
+          useFactory: (store: AsyncSessionStore, clock: Clock) =>
             new PaymentSessions(store, clock, config.sessionTtlSeconds),
           inject: [SESSION_STORE, CLOCK],
         },

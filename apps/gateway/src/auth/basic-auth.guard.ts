@@ -70,7 +70,7 @@ export class BasicAuthGuard implements CanActivate {
     const byCertificate = pathMerchant && this.certificateMerchant(request, pathMerchant);
     const merchant =
       byCertificate ||
-      this.bySession(context, request, reply, pathMerchant) ||
+      (await this.bySession(context, request, reply, pathMerchant)) ||
       (await this.byPassword(request, reply, pathMerchant));
     const wait = this.rateLimiter.take(merchant);
     if (wait) {
@@ -103,12 +103,12 @@ export class BasicAuthGuard implements CanActivate {
    * client address's session-id count. The API password is never checked here, so a session id
    * cannot probe it, and its lockout neither counts these nor stops them.
    */
-  private bySession(
+  private async bySession(
     context: ExecutionContext,
     request: FastifyRequest,
     reply: FastifyReply,
     pathMerchant: string,
-  ): Merchant | undefined {
+  ): Promise<Merchant | undefined> {
     if (request.method !== 'PUT') return undefined;
     if (!this.reflector.get<boolean>(SESSION_ID_AS_PASSWORD, context.getHandler()))
       return undefined;
@@ -118,7 +118,7 @@ export class BasicAuthGuard implements CanActivate {
     const lockedFor = this.lockout.sessionRetryAfter(request.ip);
     if (lockedFor) throw this.lockedOut(reply, lockedFor);
     const merchant = this.merchants.find(pathMerchant);
-    if (merchant?.enabled && this.sessions.isLive(pathMerchant, sessionId)) return merchant;
+    if (merchant?.enabled && (await this.sessions.isLive(pathMerchant, sessionId))) return merchant;
     this.lockout.sessionRefused(request.ip);
     throw ApiError.unauthorized();
   }

@@ -66,7 +66,7 @@ export class CardTokens {
 
   /** POST …/token: the card's own token (the same one each time the merchant saves the card). */
   async issue(merchant: Merchant, request: Json): Promise<SavedToken> {
-    const sent = this.sessions.beneath(merchant.id, saveCardContract.body, request);
+    const sent = await this.sessions.beneath(merchant.id, saveCardContract.body, request);
     const number = requiredCardNumber(sent);
     const fingerprint = this.sensitive.cardFingerprint(merchant.id, number);
     for (let attempt = 0; ; attempt++) {
@@ -81,8 +81,8 @@ export class CardTokens {
   }
 
   /** PUT …/token/{tokenid}: creates the token the merchant names, or updates it. */
-  put(merchant: Merchant, token: string, request: Json): Promise<SavedToken> {
-    const sent = this.sessions.beneath(merchant.id, saveCardContract.body, request);
+  async put(merchant: Merchant, token: string, request: Json): Promise<SavedToken> {
+    const sent = await this.sessions.beneath(merchant.id, saveCardContract.body, request);
     return this.locked(merchant.id, token, (history) => this.save(merchant, token, history, sent));
   }
 

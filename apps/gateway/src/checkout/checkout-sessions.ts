@@ -1,7 +1,7 @@
 import { ApiError, findEmbeddedCardNumber } from '@gateway/contract';
 import { createHmac } from 'node:crypto';
 import { newVersion, type PaymentSessions } from '../session/payment-sessions';
-import type { SessionStore, StoredSession } from '../session/session.store';
+import type { AsyncSessionStore, StoredSession } from '../session/session.store';
 import type { Clock } from '../tokens';
 import { termsOf, type CheckoutTerms } from './checkout-terms';
 
@@ -19,16 +19,16 @@ export type CheckoutSession = StoredSession & { readonly content: { checkout: Ch
 export class CheckoutSessions {
   constructor(
     private readonly sessions: PaymentSessions,
-    private readonly store: SessionStore,
+    private readonly store: AsyncSessionStore,
     private readonly clock: Clock,
     private readonly indicatorKey: Buffer,
   ) {}
 
   /** The 201 body of INITIATE_CHECKOUT: the session without its key, and the successIndicator. */
-  create(merchantId: string, apiVersion: number, value: Json): Json {
+  async create(merchantId: string, apiVersion: number, value: Json): Promise<Json> {
     const cardData = findEmbeddedCardNumber(value);
     if (cardData) throw ApiError.fromFieldError(cardData);
-    const session = this.sessions.create(merchantId, termsOf(apiVersion, value));
+    const session = await this.sessions.create(merchantId, termsOf(apiVersion, value));
     return {
       merchant: merchantId,
       result: 'SUCCESS',
@@ -46,10 +46,10 @@ export class CheckoutSessions {
   }
 
   /** The live checkout session of this id, whoever's it is; undefined when expired or not one. */
-  find(id: string): CheckoutSession | undefined {
+  async find(id: string): Promise<CheckoutSession | undefined> {
     const now = this.clock();
-    const merchantId = this.store.merchantOf(id, now);
-    const session = merchantId && this.store.find(merchantId, id, now);
+    const merchantId = await this.store.merchantOf(id, now);
+    const session = merchantId && (await this.store.find(merchantId, id, now));
     return session && session.content.checkout ? (session as CheckoutSession) : undefined;
   }
 
@@ -58,12 +58,16 @@ export class CheckoutSessions {
    * Update Session by the merchant have changed the session meanwhile, it is read again (the
    * version moved, nothing this page relies on did). Undefined only when it was already completed.
    */
-  complete(session: CheckoutSession, fields?: Json): CheckoutSession | undefined {
+  async complete(session: CheckoutSession, fields?: Json): Promise<CheckoutSession | undefined> {
     for (let current: CheckoutSession | undefined = session; current;) {
       if (current.content.checkout.completed) return undefined;
-      const done = this.advance(current, { completed: true }, fields ?? current.content.fields);
+      const done = await this.advance(
+        current,
+        { completed: true },
+        fields ?? current.content.fields,
+      );
       if (done) return done;
-      current = this.find(session.id);
+      current = await this.find(session.id);
     }
     return undefined;
   }
@@ -72,18 +76,18 @@ export class CheckoutSessions {
    * The session with its terms changed (and its fields, when given), if no other request changed it first (the version is the
    * lock): each payment attempt and the completion are taken once.
    */
-  advance(
+  async advance(
     session: CheckoutSession,
     change: Partial<Pick<CheckoutTerms, 'attempts' | 'completed' | 'challenge'>>,
     fields: Json = session.content.fields,
-  ): CheckoutSession | undefined {
+  ): Promise<CheckoutSession | undefined> {
     const content = {
       ...session.content,
       fields,
       checkout: { ...session.content.checkout, ...change },
     };
     const next = { version: newVersion(), content };
-    if (!this.store.replace(session.merchantId, session.id, session.version, next))
+    if (!(await this.store.replace(session.merchantId, session.id, session.version, next)))
       return undefined;
     return { ...session, ...next };
   }

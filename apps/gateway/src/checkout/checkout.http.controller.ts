@@ -46,12 +46,12 @@ export class CheckoutHttpController {
   ) {}
 
   @Get(':sessionId')
-  show(
+  async show(
     @Param('sessionId') id: string,
     @Query('mode') mode: string | undefined,
     @Res() reply: FastifyReply,
   ) {
-    const session = this.checkouts.find(id);
+    const session = await this.checkouts.find(id);
     if (!session) return sendPage(reply, 404, expired());
     if (session.content.checkout.completed) return sendPage(reply, 409, alreadyPaid());
     return this.form(reply, 200, session, modeOf(mode));
@@ -65,7 +65,7 @@ export class CheckoutHttpController {
     @Res() reply: FastifyReply,
   ) {
     const mode = modeOf(form?.mode);
-    const session = this.checkouts.find(id);
+    const session = await this.checkouts.find(id);
     if (!session) return sendPage(reply, 404, expired());
     const refused = this.refusedStep(session, form?.token);
     if (refused) return sendPage(reply, refused.status, refused.page);
@@ -74,7 +74,10 @@ export class CheckoutHttpController {
     if (!('apiOperation' in request)) return this.form(reply, 400, session, mode, request, form);
     const attempt = terms.attempts + 1;
     // A new attempt drops a challenge left waiting: its return is then refused.
-    const claimed = this.checkouts.advance(session, { attempts: attempt, challenge: undefined });
+    const claimed = await this.checkouts.advance(session, {
+      attempts: attempt,
+      challenge: undefined,
+    });
     if (!claimed) return sendPage(reply, 409, replayed());
     if (request.apiOperation === KEEP_CARD)
       return this.complete(
@@ -99,7 +102,7 @@ export class CheckoutHttpController {
       return this.form(reply, 200, claimed, mode, refusalOf(thrown), form);
     }
     if (authentication.kind === 'challenge') {
-      const waiting = this.checkouts.advance(claimed, {
+      const waiting = await this.checkouts.advance(claimed, {
         challenge: { attempt, authenticationId, request },
       });
       if (!waiting) return sendPage(reply, 409, replayed());
@@ -121,7 +124,7 @@ export class CheckoutHttpController {
     @Query('token') token: string | undefined,
     @Res() reply: FastifyReply,
   ) {
-    const session = this.checkouts.find(id);
+    const session = await this.checkouts.find(id);
     if (!session) return sendPage(reply, 404, expired());
     const { challenge: waiting, completed } = session.content.checkout;
     if (completed) return sendPage(reply, 409, alreadyPaid());
@@ -130,15 +133,15 @@ export class CheckoutHttpController {
       target?.merchantId === session.merchantId &&
       target.transactionId === transactionIdOf(id, waiting?.attempt ?? 0);
     if (!waiting || !ours) return sendPage(reply, 409, replayed());
-    const taken = this.checkouts.advance(session, { challenge: undefined });
+    const taken = await this.checkouts.advance(session, { challenge: undefined });
     if (!taken) return sendPage(reply, 409, replayed());
     const { attempt, request, authenticationId } = waiting;
     return this.settle(reply, taken, attempt, request, 'page', authenticationId);
   }
 
   @Post(':sessionId/cancel')
-  cancel(@Param('sessionId') id: string, @Body() form: Form, @Res() reply: FastifyReply) {
-    const session = this.checkouts.find(id);
+  async cancel(@Param('sessionId') id: string, @Body() form: Form, @Res() reply: FastifyReply) {
+    const session = await this.checkouts.find(id);
     if (!session) return sendPage(reply, 404, expired());
     const refused = this.refusedStep(session, form?.token);
     if (refused) return sendPage(reply, refused.status, refused.page);
@@ -248,13 +251,13 @@ export class CheckoutHttpController {
   }
 
   /** After success: the returnUrl with resultIndicator (the successIndicator) and sessionVersion. */
-  private complete(
+  private async complete(
     reply: FastifyReply,
     claimed: CheckoutSession,
     mode: CheckoutMode,
     fields?: Record<string, unknown>,
   ) {
-    const done = this.checkouts.complete(claimed, fields);
+    const done = await this.checkouts.complete(claimed, fields);
     if (!done) return sendPage(reply, 409, alreadyPaid());
     const result = {
       resultIndicator: this.checkouts.successIndicatorOf(done),

@@ -48,7 +48,7 @@ export class PaymentOptionsHttpController {
     const cardData = findEmbeddedCardNumber(validated.value);
     if (cardData) throw ApiError.fromFieldError(cardData);
     if (!merchant.test) throw ApiError.rejected('NO_ACQUIRER_LINK');
-    const withSession = this.sessions.beneath(
+    const withSession = await this.sessions.beneath(
       merchant.id,
       paymentOptionsInquiryContract.body,
       validated.value,

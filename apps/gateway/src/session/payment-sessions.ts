@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { CheckoutTerms } from '../checkout/checkout-terms';
 import type { Clock } from '../tokens';
 import { mergeUpdate, withSessionFields, withoutSecurityCode } from './session-fields';
-import type { SessionStore, StoredSession } from './session.store';
+import type { AsyncSessionStore, StoredSession } from './session.store';
 
 type Json = Record<string, unknown>;
 
@@ -42,15 +42,15 @@ export const newVersion = (): string => randomBytes(5).toString('hex');
  */
 export class PaymentSessions {
   constructor(
-    private readonly store: SessionStore,
+    private readonly store: AsyncSessionStore,
     private readonly clock: Clock,
     private readonly ttlSeconds: number,
   ) {}
 
   /** A checkout session (with `checkout`) serves the order its terms name from the start. */
-  create(merchantId: string, checkout?: CheckoutTerms): StoredSession {
+  async create(merchantId: string, checkout?: CheckoutTerms): Promise<StoredSession> {
     const now = this.clock();
-    this.store.purgeExpired(now);
+    await this.store.purgeExpired(now);
     const content = { aes256Key: randomBytes(32).toString('base64'), fields: {} };
     const session: StoredSession = {
       merchantId,
@@ -60,12 +60,12 @@ export class PaymentSessions {
       ...(checkout ? { orderId: checkout.order.id } : {}),
       content: checkout ? { ...content, checkout } : content,
     };
-    this.store.create(session);
+    await this.store.create(session);
     return session;
   }
 
-  retrieve(merchantId: string, id: string): StoredSession {
-    const session = this.store.find(merchantId, id, this.clock());
+  async retrieve(merchantId: string, id: string): Promise<StoredSession> {
+    const session = await this.store.find(merchantId, id, this.clock());
     if (!session) throw ApiError.notFound(`Session '${id}' was not found or has expired`);
     return session;
   }
@@ -74,19 +74,21 @@ export class PaymentSessions {
    * The request with the session it cites (`session.id`) beneath it: the fields `contract`
    * declares, sent fields winning. A session that does not exist is INVALID on session.id.
    */
-  beneath(merchantId: string, contract: GroupField, request: Json): Json {
+  async beneath(merchantId: string, contract: GroupField, request: Json): Promise<Json> {
     const id = (request.session as Json | undefined)?.id;
     if (typeof id !== 'string') return request;
-    return withSessionFields(contract, this.cited(merchantId, id).content.fields, request);
+    return withSessionFields(contract, (await this.cited(merchantId, id)).content.fields, request);
   }
 
   /** Whether the merchant's session exists and has not expired: session authentication's test. */
-  isLive(merchantId: string, id: string): boolean {
-    return SESSION_ID.test(id) && this.store.find(merchantId, id, this.clock()) !== undefined;
+  async isLive(merchantId: string, id: string): Promise<boolean> {
+    return (
+      SESSION_ID.test(id) && (await this.store.find(merchantId, id, this.clock())) !== undefined
+    );
   }
 
-  update(merchantId: string, id: string, body: unknown): StoredSession {
-    const session = this.retrieve(merchantId, id);
+  async update(merchantId: string, id: string, body: unknown): Promise<StoredSession> {
+    const session = await this.retrieve(merchantId, id);
     const validated = validateSessionUpdate(body);
     if (!validated.ok) throw ApiError.fromFieldError(validated.error);
     // Retrieve Session shows what was stored: card numbers only where they are masked.
@@ -98,7 +100,7 @@ export class PaymentSessions {
       version: newVersion(),
       content: { ...session.content, fields: mergeUpdate(session.content.fields, fields) },
     };
-    if (!this.store.replace(merchantId, id, session.version, next))
+    if (!(await this.store.replace(merchantId, id, session.version, next)))
       throw versionMismatch('The session was updated by another request; retrieve it again');
     return { ...session, ...next };
   }
@@ -108,15 +110,15 @@ export class PaymentSessions {
    * Refuses an unknown or expired session, a stale session.version, and a session already used
    * for another order.
    */
-  requestWithSession(
+  async requestWithSession(
     merchantId: string,
     orderId: string,
     apiVersion: number,
     body: Json,
-  ): { body: Json; session: StoredSession } {
+  ): Promise<{ body: Json; session: StoredSession }> {
     const sessionGroup = body.session as Json;
     const id = sessionGroup.id as string;
-    const session = this.cited(merchantId, id);
+    const session = await this.cited(merchantId, id);
     checkVersion(session, sessionGroup.version);
     if (session.orderId !== undefined && session.orderId !== orderId)
       throw ApiError.invalid(
@@ -134,8 +136,8 @@ export class PaymentSessions {
    * A session serves one order: the first operation that cites it and that the order allows
    * binds it (a refused request leaves it free).
    */
-  bindToOrder(merchantId: string, sessionId: string, orderId: string): void {
-    if (!this.store.bindToOrder(merchantId, sessionId, orderId))
+  async bindToOrder(merchantId: string, sessionId: string, orderId: string): Promise<void> {
+    if (!(await this.store.bindToOrder(merchantId, sessionId, orderId)))
       throw ApiError.invalid(
         `Value '${sessionId}' is invalid. The session was already used for another order`,
         'session.id',
@@ -146,18 +148,18 @@ export class PaymentSessions {
    * After a card was sent to the acquirer the security code is forgotten. The version stays: it
    * guards what the merchant stored, and this is the gateway's own clean-up.
    */
-  securityCodeUsed(session: StoredSession): void {
+  async securityCodeUsed(session: StoredSession): Promise<void> {
     const fields = withoutSecurityCode(session.content.fields);
     if (fields === session.content.fields) return;
-    this.store.replace(session.merchantId, session.id, session.version, {
+    await this.store.replace(session.merchantId, session.id, session.version, {
       version: session.version,
       content: { ...session.content, fields },
     });
   }
 
   /** The session a request cites by id: INVALID on session.id when it does not exist or has expired. */
-  private cited(merchantId: string, id: string): StoredSession {
-    const session = this.store.find(merchantId, id, this.clock());
+  private async cited(merchantId: string, id: string): Promise<StoredSession> {
+    const session = await this.store.find(merchantId, id, this.clock());
     if (!session)
       throw ApiError.invalid(
         `Value '${id}' is invalid. No such session, or it has expired`,
@@ -167,8 +169,8 @@ export class PaymentSessions {
   }
 
   /** The session's AES-256 key, for encryptedData; undefined once the session has expired. */
-  keyOf(merchantId: string, id: string): Buffer | undefined {
-    const session = this.store.find(merchantId, id, this.clock());
+  async keyOf(merchantId: string, id: string): Promise<Buffer | undefined> {
+    const session = await this.store.find(merchantId, id, this.clock());
     return session ? Buffer.from(session.content.aes256Key, 'base64') : undefined;
   }
 }

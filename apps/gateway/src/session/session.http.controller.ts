@@ -38,7 +38,7 @@ export class SessionHttpController {
    */
   @Post()
   @HttpCode(201)
-  create(
+  async create(
     @Param() params: { version?: string },
     @Body() sent: unknown,
     @AuthenticatedMerchant() merchant: Merchant,
@@ -48,15 +48,18 @@ export class SessionHttpController {
     const validated = validateSessionCreate(version, body);
     if (!validated.ok) throw ApiError.fromFieldError(validated.error);
     if (validated.value.apiOperation !== undefined)
-      return withCorrelationId(this.checkouts.create(merchant.id, version, validated.value), body);
-    const session = this.sessions.create(merchant.id);
+      return withCorrelationId(
+        await this.checkouts.create(merchant.id, version, validated.value),
+        body,
+      );
+    const session = await this.sessions.create(merchant.id);
     return withCorrelationId(renderSession(session, 'NO_UPDATE', true), body);
   }
 
   /** Also authenticated by the session id itself, from the payer's device (mobile SDKs). */
   @Put(':sessionId')
   @SessionIdAsPassword()
-  update(
+  async update(
     @Param() params: { version?: string; sessionId?: string },
     @Body() sent: unknown,
     @AuthenticatedMerchant() merchant: Merchant,
@@ -64,19 +67,19 @@ export class SessionHttpController {
   ) {
     checkVersion(params);
     const body = numbersAsWritten(sent, UPDATE_NUMBERS);
-    const session = this.sessions.update(merchant.id, sessionIdOf(params), body);
+    const session = await this.sessions.update(merchant.id, sessionIdOf(params), body);
     const cardMask = cardMaskFor(merchant, byCertificate);
     return withCorrelationId(renderSession(session, 'SUCCESS', false, cardMask), body);
   }
 
   @Get(':sessionId')
-  retrieve(
+  async retrieve(
     @Param() params: { version?: string; sessionId?: string },
     @AuthenticatedMerchant() merchant: Merchant,
     @CertificateAuthenticated() byCertificate: boolean,
   ) {
     checkVersion(params);
-    const session = this.sessions.retrieve(merchant.id, sessionIdOf(params));
+    const session = await this.sessions.retrieve(merchant.id, sessionIdOf(params));
     return renderSession(session, 'NO_UPDATE', false, cardMaskFor(merchant, byCertificate));
   }
 }

@@ -21,8 +21,9 @@ export interface StoredSession {
 }
 
 /**
- * The session port. Adapters keep the content encrypted at rest and drop expired sessions.
- * Methods are synchronous: the one adapter is embedded SQLite, answering in microseconds.
+ * A session store of this node (embedded SQLite, answering in microseconds), hence synchronous.
+ * Adapters keep the content encrypted at rest and drop expired sessions. The application uses it
+ * through the asynchronous port below, as it would use the event store's.
  */
 export interface SessionStore {
   create(session: StoredSession): void;

@@ -46,12 +46,12 @@ function encryptForMerchant(
 }
 
 /** encryptedData, when the authentication came with a payment session whose key is known. */
-export function encryptedForSession(
+export async function encryptedForSession(
   sessions: PaymentSessions,
   ids: { merchantId: string; orderId: string; transactionId: string },
   sessionId: string | undefined,
   result: ThreeDsResult,
-): { encryptedData?: EncryptedData } {
-  const key = sessionId ? sessions.keyOf(ids.merchantId, sessionId) : undefined;
+): Promise<{ encryptedData?: EncryptedData }> {
+  const key = sessionId ? await sessions.keyOf(ids.merchantId, sessionId) : undefined;
   return key ? { encryptedData: encryptForMerchant(key, ids, result) } : {};
 }

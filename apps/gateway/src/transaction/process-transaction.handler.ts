@@ -56,7 +56,8 @@ export class ProcessTransactionHandler implements ICommandHandler<ProcessTransac
     // refused request leaves both free.
     let quote: string | undefined;
     const claim = async () => {
-      if (command.sessionId) this.sessions.bindToOrder(merchant.id, command.sessionId, orderId);
+      if (command.sessionId)
+        await this.sessions.bindToOrder(merchant.id, command.sessionId, orderId);
       if (quote) await this.quotes.bind(merchant.id, quote, orderId, now);
     };
     return this.pipeline.run({

@@ -79,7 +79,7 @@ export class TransactionHttpController {
       withNumberLiterals(apiVersion, object, text),
     );
     const withSession = citesSession(body)
-      ? this.sessions.requestWithSession(
+      ? await this.sessions.requestWithSession(
           merchant.id,
           orderId,
           apiVersion,
@@ -114,7 +114,7 @@ export class TransactionHttpController {
       withSession?.session.id,
     );
     const { body: response, recorded } = await this.commands.execute(command);
-    if (withSession && charges) this.sessions.securityCodeUsed(withSession.session);
+    if (withSession && charges) await this.sessions.securityCodeUsed(withSession.session);
     // A retry (answered from the order) used the token no more.
     if (token && recorded) await this.tokens.used(merchant.id, token);
     return response;

@@ -31,7 +31,7 @@ export const authenticatePayer: OperationSlice<Parsed<AuthenticatePayer>> = {
       },
     };
   },
-  ask({ request }, { state, ports }) {
+  async ask({ request }, { state, ports }) {
     const ids = {
       merchantId: request.merchantId,
       orderId: request.orderId,
@@ -57,7 +57,7 @@ export const authenticatePayer: OperationSlice<Parsed<AuthenticatePayer>> = {
       outcome: {
         kind: 'result',
         result: response.result,
-        ...encryptedForSession(ports.sessions, ids, sessionId, response.result),
+        ...(await encryptedForSession(ports.sessions, ids, sessionId, response.result)),
       },
     };
   },

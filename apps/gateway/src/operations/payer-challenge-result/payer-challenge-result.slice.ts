@@ -17,7 +17,7 @@ export const payerChallengeResult: PayerStepSlice<
     request: { ...ids, type: 'PAYER_CHALLENGE_RESULT' },
     choice: step.choice,
   }),
-  ask({ request, choice }, { state, ports }) {
+  async ask({ request, choice }, { state, ports }) {
     const { type: _type, ...ids } = request;
     // The check stage has made sure the AUTHENTICATION transaction awaits this challenge.
     const record = findTransaction(state, request.transactionId)!.authentication!;
@@ -28,7 +28,10 @@ export const payerChallengeResult: PayerStepSlice<
     });
     return {
       ...request,
-      outcome: { result, ...encryptedForSession(ports.sessions, ids, record.sessionId, result) },
+      outcome: {
+        result,
+        ...(await encryptedForSession(ports.sessions, ids, record.sessionId, result)),
+      },
     };
   },
 };
