@@ -68,9 +68,13 @@ export class BasicAuthGuard implements CanActivate {
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const pathMerchant = (request.params as Record<string, string | undefined>).merchantId ?? '';
     const byCertificate = pathMerchant && this.certificateMerchant(request, pathMerchant);
+    const sessionId = byCertificate
+      ? undefined
+      : this.sessionOffered(context, request, pathMerchant);
     const merchant =
       byCertificate ||
-      (await this.bySession(context, request, reply, pathMerchant)) ||
+      (sessionId !== undefined &&
+        (await this.bySession(request, reply, pathMerchant, sessionId))) ||
       (await this.byPassword(request, reply, pathMerchant));
     const wait = this.rateLimiter.take(merchant);
     if (wait) {
@@ -98,23 +102,32 @@ export class BasicAuthGuard implements CanActivate {
   }
 
   /**
-   * Session credentials on the route marked for them (undefined when none are offered): the
-   * merchant when its session of the path is live (not expired), else a 401 counted against the
-   * client address's session-id count. The API password is never checked here, so a session id
-   * cannot probe it, and its lockout neither counts these nor stops them.
+   * The session id offered as credentials on the route marked for them, if any: checked apart,
+   * so that other requests do not wait for the session store (an await costs ~0.14 µs).
    */
-  private async bySession(
+  private sessionOffered(
     context: ExecutionContext,
     request: FastifyRequest,
-    reply: FastifyReply,
     pathMerchant: string,
-  ): Promise<Merchant | undefined> {
+  ): string | undefined {
     if (request.method !== 'PUT') return undefined;
     if (!this.reflector.get<boolean>(SESSION_ID_AS_PASSWORD, context.getHandler()))
       return undefined;
     if (merchantIdProblem(pathMerchant)) return undefined;
-    const sessionId = offeredSessionId(request, pathMerchant);
-    if (sessionId === undefined) return undefined;
+    return offeredSessionId(request, pathMerchant);
+  }
+
+  /**
+   * Session credentials: the merchant when its session of the path is live (not expired), else a
+   * 401 counted against the client address's session-id count. The API password is never checked
+   * here, so a session id cannot probe it, and its lockout neither counts these nor stops them.
+   */
+  private async bySession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    pathMerchant: string,
+    sessionId: string,
+  ): Promise<Merchant> {
     const lockedFor = this.lockout.sessionRetryAfter(request.ip);
     if (lockedFor) throw this.lockedOut(reply, lockedFor);
     const merchant = this.merchants.find(pathMerchant);
