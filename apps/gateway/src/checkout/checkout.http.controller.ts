@@ -51,8 +51,8 @@ export class CheckoutHttpController {
     @Query('mode') mode: string | undefined,
     @Res() reply: FastifyReply,
   ) {
-    const session = await this.checkouts.find(id);
-    if (!session) return sendPage(reply, 404, expired());
+    const session = await this.found(id, reply);
+    if (!session) return;
     if (session.content.checkout.completed) return sendPage(reply, 409, alreadyPaid());
     return this.form(reply, 200, session, modeOf(mode));
   }
@@ -65,10 +65,8 @@ export class CheckoutHttpController {
     @Res() reply: FastifyReply,
   ) {
     const mode = modeOf(form?.mode);
-    const session = await this.checkouts.find(id);
-    if (!session) return sendPage(reply, 404, expired());
-    const refused = this.refusedStep(session, form?.token);
-    if (refused) return sendPage(reply, refused.status, refused.page);
+    const session = await this.steppable(id, form?.token, reply);
+    if (!session) return;
     const terms = session.content.checkout;
     const request = checkoutRequest(terms, form);
     if (!('apiOperation' in request)) return this.form(reply, 400, session, mode, request, form);
@@ -124,8 +122,8 @@ export class CheckoutHttpController {
     @Query('token') token: string | undefined,
     @Res() reply: FastifyReply,
   ) {
-    const session = await this.checkouts.find(id);
-    if (!session) return sendPage(reply, 404, expired());
+    const session = await this.found(id, reply);
+    if (!session) return;
     const { challenge: waiting, completed } = session.content.checkout;
     if (completed) return sendPage(reply, 409, alreadyPaid());
     const target = typeof token === 'string' ? this.tokens.read(token, 'checkout') : undefined;
@@ -141,10 +139,8 @@ export class CheckoutHttpController {
 
   @Post(':sessionId/cancel')
   async cancel(@Param('sessionId') id: string, @Body() form: Form, @Res() reply: FastifyReply) {
-    const session = await this.checkouts.find(id);
-    if (!session) return sendPage(reply, 404, expired());
-    const refused = this.refusedStep(session, form?.token);
-    if (refused) return sendPage(reply, refused.status, refused.page);
+    const session = await this.steppable(id, form?.token, reply);
+    if (!session) return;
     const terms = session.content.checkout;
     const to = terms.cancelUrl ?? terms.returnUrl;
     return this.leave(reply, session, modeOf(form?.mode), 'cancel', to);
@@ -211,6 +207,27 @@ export class CheckoutHttpController {
       holder,
     });
     return sendPage(reply, status, page, merchantOriginOf(terms));
+  }
+
+  /** The live checkout session, or undefined once the payer got the "expired" page. */
+  private async found(id: string, reply: FastifyReply): Promise<CheckoutSession | undefined> {
+    const session = await this.checkouts.find(id);
+    if (!session) sendPage(reply, 404, expired());
+    return session;
+  }
+
+  /** The session a form step may act on, or undefined once the payer got the refusal. */
+  private async steppable(
+    id: string,
+    token: unknown,
+    reply: FastifyReply,
+  ): Promise<CheckoutSession | undefined> {
+    const session = await this.found(id, reply);
+    if (!session) return undefined;
+    const refused = this.refusedStep(session, token);
+    if (!refused) return session;
+    sendPage(reply, refused.status, refused.page);
+    return undefined;
   }
 
   /** Why a step's token is not taken: not one of ours for this session (400), or already used (409). */
