@@ -124,12 +124,16 @@ export class KurrentDbEventStore implements EventStore {
 
   /**
    * Reads from the event before `fromRevision`, which must be there (streams never shrink), and
-   * checks the revisions run without a gap to a head no lower than the last this adapter saw.
+   * checks the revisions run without a gap to a head no lower than the last this adapter saw
+   * before reading.
    */
   async readStream(streamId: string, options?: ReadStreamOptions): Promise<StoredEvent[]> {
     this.assertOpen();
     const from = fromRevisionOf(options);
     const start = Math.max(0, from - 1);
+    // Taken before the read: an append this adapter finishes while the read is on its way may
+    // not be in it, and is no sign of damage.
+    const seen = Math.max(from - 1, this.tails.revisionOf(streamId));
     const events: StoredEvent[] = [];
     try {
       for await (const resolved of this.client.readStream(this.namespace + streamId, {
@@ -142,7 +146,6 @@ export class KurrentDbEventStore implements EventStore {
       if (!(error instanceof StreamNotFoundError)) throw error;
     }
     const last = checkRevisionRun(streamId, events, start);
-    const seen = Math.max(from - 1, this.tails.revisionOf(streamId));
     if (last < seen) throw headMismatch(streamId, last, seen);
     // The caller usually appends next, expecting this revision: its predecessor is known.
     if (events.length) this.tails.remember(streamId, tailOf(events[events.length - 1]));
