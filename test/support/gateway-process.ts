@@ -210,7 +210,7 @@ export function requestOverTls(
 
 /** A merchant's client: paths are relative to /api/rest/version/{v}/merchant/{m}. */
 export function merchantClient(
-  gateway: RunningGateway,
+  gateway: Pick<RunningGateway, 'baseUrl'>,
   merchant: MerchantId = 'TESTMERCHANT',
   version = 100,
   options: ClientOptions = {},
