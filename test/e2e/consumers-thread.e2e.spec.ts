@@ -100,6 +100,7 @@ describe('the consumers thread', () => {
       webhooks: loadGatewayWebhooks({}, [], dataDir, dataDir),
       consumers: { projector: true, relay: true, dispatcher: true },
       projectionBatchSize: 50,
+      relayLeaseSeconds: 10,
     };
     store.tapCommits(settings.commitsChannel!);
     await addOrders(0, 100); // before the thread starts: it catches up by reading

@@ -45,3 +45,6 @@ export async function createEventStore(config: EventStoreConfig): Promise<EventS
       return new KurrentDbEventStore(config);
   }
 }
+export type { Lease, LeaseStatus } from './lease/lease.port';
+export { EventStoreLease } from './lease/event-store-lease';
+export type { EventStoreLeaseOptions } from './lease/event-store-lease';

@@ -50,6 +50,8 @@ export interface GatewayConfig {
   readonly consumers: ConsumerSwitches;
   /** Events per read-model transaction at most, for the order-summary projector. */
   readonly projectionBatchSize: number;
+  /** On KurrentDB, how long the relay's lease outlives its holder's last renewal (docs/consumers.md). */
+  readonly relayLeaseSeconds: number;
   readonly limits: TrafficLimits;
   readonly connections: ConnectionLimits;
   readonly orders: OrderSettings;
@@ -126,6 +128,7 @@ export function loadConfig(
     webhooks,
     consumers: consumersOf(env, problems, bus, webhooks),
     projectionBatchSize: integer('GATEWAY_PROJECTION_BATCH', 500, 1, 10_000),
+    relayLeaseSeconds: integer('GATEWAY_RELAY_LEASE', 10, 1, 300),
     limits: loadTrafficLimits(integer),
     connections: loadConnectionLimits(integer, problems),
     orders: {

@@ -16,11 +16,15 @@ export interface ConsumersSettings {
   readonly webhooks: GatewayWebhooksConfig;
   readonly consumers: ConsumerSwitches;
   readonly projectionBatchSize: number;
+  /** On KurrentDB: the relay lease's duration (GATEWAY_RELAY_LEASE). */
+  readonly relayLeaseSeconds: number;
 }
 
 /** What /health/ready shows of the consumers: the relay's state and the projection's. */
 export interface ConsumersStatus {
   readonly bus: string;
+  /** While this node runs the relay: whether it publishes (leader) and the lease's term. */
+  readonly relay?: { readonly role: string; readonly term: number };
   readonly projections: { readonly orderSummary: Record<string, unknown> };
 }
 

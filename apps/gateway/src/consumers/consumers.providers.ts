@@ -91,6 +91,7 @@ function settingsOf(config: GatewayConfig, store: EventStore): ConsumersSettings
     webhooks: config.webhooks,
     consumers: config.consumers,
     projectionBatchSize: config.projectionBatchSize,
+    relayLeaseSeconds: config.relayLeaseSeconds,
   };
   if (config.eventStore.kind !== 'sqlite') return settings;
   const commitsChannel = `gateway-commits-${randomUUID()}`;

@@ -1,5 +1,11 @@
 import { openingDatabaseFile } from '@gateway/database-files';
-import { createEventStore, SqliteCommitFollower, type FollowedStore } from '@gateway/event-store';
+import {
+  createEventStore,
+  EventStoreLease,
+  SqliteCommitFollower,
+  type EventStore,
+  type FollowedStore,
+} from '@gateway/event-store';
 import type { GatewayLogger } from '@gateway/logging';
 import { MerchantRegistry } from '@gateway/merchants';
 import {
@@ -12,12 +18,18 @@ import {
 } from '@gateway/order-events';
 import { OrderSummaryProjector, SqliteOrderSummaryReadModel } from '@gateway/projections';
 import { SqliteDeliveryStore, WebhookDispatcher, WebhookMetrics } from '@gateway/webhooks';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { observeProjection } from '../ops/gateway-metrics';
 import { PublicOrderEvents } from '../order-events/public-order-events';
+import { LeasedRelay } from '../relay/leased-relay';
 import { OrderEventRelay } from '../relay/order-event.relay';
-import { SqliteRelayCheckpointStore } from '../relay/relay-checkpoint.store';
+import {
+  SqliteRelayCheckpointStore,
+  type RelayCheckpointStore,
+} from '../relay/relay-checkpoint.store';
 import { observeRelay } from '../relay/relay.metrics';
 import type { ConsumersSettings, ConsumersStatus } from './consumers-protocol';
 
@@ -39,7 +51,9 @@ export class ConsumersRuntime {
   readonly registry = new Registry();
   private readonly parts: Part[] = [];
   private projector: OrderSummaryProjector | undefined;
-  private relay: OrderEventRelay | undefined;
+  private relay: Pick<OrderEventRelay, 'status'> | undefined;
+  /** The KurrentDB client, on a cluster: the relay's lease is kept there. */
+  private cluster: EventStore | undefined;
   private dispatcher: WebhookDispatcher | undefined;
   private merchants!: MerchantRegistry;
 
@@ -64,8 +78,10 @@ export class ConsumersRuntime {
   }
 
   async status(): Promise<ConsumersStatus> {
+    const relay = this.relay?.status();
     return {
-      bus: this.relay?.status().state ?? 'off',
+      bus: relay?.state ?? 'off',
+      ...(relay ? { relay: { role: relay.role ?? 'leader', term: relay.term ?? 0 } } : {}),
       projections: { orderSummary: await this.projectionHealth() },
     };
   }
@@ -113,8 +129,10 @@ export class ConsumersRuntime {
   private async openStore(): Promise<FollowedStore> {
     const { eventStore, commitsChannel, dataDir } = this.settings;
     let store: FollowedStore & { close(): Promise<void> };
-    if (eventStore.kind === 'kurrentdb') store = await createEventStore(eventStore);
-    else {
+    if (eventStore.kind === 'kurrentdb') {
+      store = await createEventStore(eventStore);
+      this.cluster = store as EventStore;
+    } else {
       if (!commitsChannel) throw new Error('the embedded store needs its commits channel');
       const filename = join(dataDir, 'events.db');
       store = await openingDatabaseFile(
@@ -175,27 +193,46 @@ export class ConsumersRuntime {
     this.parts.push({ stop: () => dispatcher.close() });
   }
 
+  /**
+   * On a cluster (KurrentDB) the relay publishes only while this node holds the relay's lease,
+   * which carries the checkpoint (LeasedRelay); on the embedded store (one node) it always
+   * publishes, its checkpoint in relay.db.
+   */
   private async openRelay(
     store: FollowedStore,
     publisher: OrderEventPublisher,
     filename: string,
   ): Promise<void> {
-    const { bus } = this.settings;
+    const { bus, relayLeaseSeconds } = this.settings;
     // One checkpoint per destination: a new bus or topic starts from the first event.
     const name = bus.kind === 'kafka' ? `kafka:${bus.topic}` : 'embedded';
-    const checkpoints = await openingDatabaseFile(
-      filename,
-      () => new SqliteRelayCheckpointStore(filename, name),
-    );
-    this.parts.push({ stop: () => checkpoints.close() });
     const publicEvents = new PublicOrderEvents(store, this.merchants);
-    const relay = new OrderEventRelay(
-      store,
-      (batch) => publicEvents.forBus(batch),
-      publisher,
-      checkpoints,
-      this.logger.child({ component: 'relay' }),
-    );
+    const log = this.logger.child({ component: 'relay' });
+    const relayFrom = (checkpoints: RelayCheckpointStore) =>
+      new OrderEventRelay(
+        store,
+        (batch) => publicEvents.forBus(batch),
+        publisher,
+        checkpoints,
+        log,
+      );
+    let relay: OrderEventRelay | LeasedRelay;
+    if (this.cluster) {
+      const durationMs = relayLeaseSeconds * 1000;
+      const lease = new EventStoreLease(this.cluster, {
+        name: `relay-lease:${name}`,
+        holderId: `${hostname()}:${process.pid}:${randomUUID()}`,
+        durationMs,
+      });
+      relay = new LeasedRelay(lease, relayFrom, log, durationMs / 3);
+    } else {
+      const checkpoints = await openingDatabaseFile(
+        filename,
+        () => new SqliteRelayCheckpointStore(filename, name),
+      );
+      this.parts.push({ stop: () => checkpoints.close() });
+      relay = relayFrom(checkpoints);
+    }
     observeRelay(this.registry, relay, store);
     relay.start();
     this.relay = relay;

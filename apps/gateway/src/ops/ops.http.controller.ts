@@ -37,7 +37,7 @@ export class OpsHttpController {
 
   @Get('health/ready')
   async ready(@Res({ passthrough: true }) reply: FastifyReply) {
-    const { bus, projections } = await this.consumers.status();
+    const { bus, relay, projections } = await this.consumers.status();
     const { ready, body } = await readiness(this.store, {
       bus,
       draining: this.shedder.isDraining,
@@ -47,6 +47,7 @@ export class OpsHttpController {
     return {
       ...body,
       consumers: runningConsumers(this.config.consumers),
+      ...(relay ? { relay } : {}),
       projections,
     };
   }

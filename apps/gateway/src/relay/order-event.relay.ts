@@ -26,9 +26,9 @@ export interface OrderEventRelayOptions {
 
 /**
  * 'catching-up'/'live': publishing; 'retrying': the bus refused the last publish and the batch is
- * being retried; 'stopped'.
+ * being retried; 'stopped'; 'standby': another node holds the relay's lease (LeasedRelay).
  */
-export type RelayState = 'starting' | 'live' | 'retrying' | 'stopped';
+export type RelayState = 'starting' | 'live' | 'retrying' | 'stopped' | 'standby';
 
 export interface RelayStatus {
   readonly state: RelayState;
@@ -37,6 +37,9 @@ export interface RelayStatus {
   readonly publishFailures: number;
   /** When the current run of failures began (ISO time), while retrying. */
   readonly failingSince?: string;
+  /** On a cluster (LeasedRelay): whether this node publishes, and the lease's term. */
+  readonly role?: 'leader' | 'standby';
+  readonly term?: number;
 }
 
 /** The public events of a batch of stored ones, in the same order (PublicOrderEvents.forBus). */

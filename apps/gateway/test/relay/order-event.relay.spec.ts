@@ -1,57 +1,12 @@
-import { parseOrderStreamId } from '@gateway/domain';
-import { SqliteEventStore, type EventStore } from '@gateway/event-store';
-import {
-  InProcessOrderEventBus,
-  ORDER_EVENT_SPEC_VERSION,
-  type PublicOrderEvent,
-} from '@gateway/order-events';
+import { SqliteEventStore } from '@gateway/event-store';
+import { InProcessOrderEventBus, type PublicOrderEvent } from '@gateway/order-events';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OrderEventRelay, type ToPublicEvents } from '../../src/relay/order-event.relay';
+import { OrderEventRelay } from '../../src/relay/order-event.relay';
 import { SqliteRelayCheckpointStore } from '../../src/relay/relay-checkpoint.store';
-
-const silent = { info: () => undefined, warn: () => undefined };
-
-/**
- * These tests are about batches, checkpoints and retries, on events that are not real order
- * events: a stand-in for PublicOrderEvents.forBus (test/order-events covers that).
- */
-const toPublic: ToPublicEvents = async (batch) =>
-  batch.map((e) => ({
-    specVersion: ORDER_EVENT_SPEC_VERSION,
-    eventId: e.eventId,
-    type: 'OrderCreated',
-    ...parseOrderStreamId(e.streamId)!,
-    revision: e.revision,
-    position: e.position.toString(),
-    recordedAt: e.recordedAt,
-    order: e.data as Record<string, unknown>,
-  }));
-const retry = { initialMs: 2, maxMs: 10 };
-
-/** `rounds` events on each of orders o0…o{orders-1}, one round after another. */
-async function appendOrders(store: EventStore, orders: number, rounds: number) {
-  for (let r = 0; r < rounds; r++)
-    await Promise.all(
-      Array.from({ length: orders }, (_, o) =>
-        store.appendToStream(
-          `order:TESTM:o${o}`,
-          [{ eventId: randomUUID(), type: 'Test', data: { o, r }, metadata: {} }],
-          'any',
-        ),
-      ),
-    );
-}
-
-async function until(condition: () => boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+import { appendOrders, retry, silent, toPublic, until } from './relay-fixtures';
 
 describe('OrderEventRelay', () => {
   let dir: string;

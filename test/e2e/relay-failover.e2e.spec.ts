@@ -1,0 +1,185 @@
+import { metric } from '../support/gateway-load';
+import {
+  authorizeBody,
+  merchantClient,
+  startGateway,
+  type RunningGateway,
+} from '../support/gateway-process';
+import {
+  describeWithKafka,
+  startKafkaMockCluster,
+  type KafkaMockCluster,
+} from '../support/kafka-mock-cluster';
+import { makeKeysFile } from '../support/keys-file';
+import {
+  startKurrentDbStandin,
+  type KurrentDbStandin,
+} from '../support/kurrentdb-standin/standin-server';
+import {
+  expectAtLeastOnce,
+  readAllCommitted,
+  type Committed,
+} from '../support/order-event-records';
+import { until } from '../support/until';
+
+const TOPIC = 'e2e-relay-failover';
+const LEASE_SECONDS = 2;
+
+/** Every order event in the cluster's log, in commit order. */
+function committedOrderEvents(standin: KurrentDbStandin): Committed[] {
+  const events: Committed[] = [];
+  for (let i = 0; i < standin.log.length; i++) {
+    const { id, streamId, revision } = standin.log.at(i)!;
+    if (streamId.startsWith('order:')) events.push({ eventId: id, streamId, revision });
+  }
+  return events;
+}
+
+/** The relay lease's takes, in order: term, holder, the checkpoint it resumed from. */
+function leaseTakes(standin: KurrentDbStandin) {
+  const takes: { term: number; checkpoint: bigint | undefined }[] = [];
+  for (let i = 0; i < standin.log.length; i++) {
+    const event = standin.log.at(i)!;
+    if (!event.streamId.startsWith(`relay-lease:kafka:${TOPIC}-`)) continue;
+    if (event.type !== 'LeaseTaken') continue;
+    const data = JSON.parse(Buffer.from(event.data).toString('utf8'));
+    takes.push({
+      term: data.term,
+      checkpoint: data.checkpoint === null ? undefined : BigInt(data.checkpoint),
+    });
+  }
+  return takes;
+}
+
+async function relayRole(node: RunningGateway): Promise<{ role: string; term: number }> {
+  const ready = (await (await fetch(`${node.baseUrl}/health/ready`)).json()) as {
+    relay: { role: string; term: number };
+  };
+  return ready.relay;
+}
+
+describeWithKafka()('relay fail-over: three gateway nodes on the KurrentDB stand-in', () => {
+  let standin: KurrentDbStandin;
+  let cluster: KafkaMockCluster;
+  let nodes: RunningGateway[];
+  const run = Math.random().toString(36).slice(2, 8);
+  let orderCount = 0;
+
+  beforeAll(async () => {
+    standin = await startKurrentDbStandin();
+    cluster = await startKafkaMockCluster(TOPIC);
+    const env = {
+      GATEWAY_EVENT_STORE: 'kurrentdb',
+      KURRENTDB_CONNECTION_STRING: standin.connectionString,
+      GATEWAY_BUS: 'kafka',
+      KAFKA_BROKERS: cluster.brokers.join(','),
+      KAFKA_TOPIC: TOPIC,
+      GATEWAY_RELAY_LEASE: String(LEASE_SECONDS),
+      GATEWAY_LOG_LEVEL: 'warn',
+      ...makeKeysFile().env,
+    };
+    nodes = await Promise.all([0, 1, 2].map(() => startGateway(undefined, env)));
+  });
+  afterAll(async () => {
+    await Promise.all(nodes.map((node) => node.stop('SIGKILL')));
+    await cluster.stop();
+    await standin.stop();
+  });
+
+  /**
+   * Orders authorized on one node and captured on the next, over the nodes in `live` (read at
+   * each order, so a killed node stops getting any); statuses of the requests that got answers.
+   */
+  async function load(live: () => RunningGateway[], orders: number, concurrency = 8) {
+    const statuses: number[] = [];
+    let left = orders;
+    const capture = { apiOperation: 'CAPTURE', transaction: { amount: '4.00', currency: 'USD' } };
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (left-- > 0) {
+          const n = ++orderCount;
+          const order = `failover-${run}-${n}`;
+          const among = live();
+          const [first, second] = [among[n % among.length], among[(n + 1) % among.length]];
+          try {
+            const api = merchantClient(first);
+            statuses.push(
+              (await api.put(`/order/${order}/transaction/a`, authorizeBody('9.00'))).status,
+            );
+            const next = merchantClient(second);
+            statuses.push((await next.put(`/order/${order}/transaction/c`, capture)).status);
+          } catch {
+            // A request to the node being killed: no answer, so no promise to check.
+          }
+        }
+      }),
+    );
+    return statuses;
+  }
+
+  it('one node publishes; killed (kill -9) under load, a standby takes over; every event on Kafka, in order per order', async () => {
+    await until(
+      async () =>
+        (await Promise.all(nodes.map(relayRole))).filter((r) => r.role === 'leader').length === 1,
+      'one node holds the relay lease',
+    );
+    const roles = await Promise.all(nodes.map(relayRole));
+    const leader = nodes[roles.findIndex((r) => r.role === 'leader')];
+    expect(roles.map((r) => r.term)).toEqual([1, 1, 1]);
+
+    // Orders written through all three: only the leader publishes, each event once.
+    const before = await load(() => nodes, 40);
+    expect(before.filter((s) => s !== 201)).toEqual([]);
+    let committed = committedOrderEvents(standin);
+    expect(committed).toHaveLength(120);
+    const quiet = await readAllCommitted(cluster, TOPIC, committed);
+    expect(expectAtLeastOnce(quiet, committed).duplicates).toBe(0);
+    for (const node of nodes)
+      expect(await metric(node, 'gateway_relay_events_published_total')).toBe(
+        node === leader ? 120 : 0,
+      );
+
+    // Under load, the leader killed: the survivors keep answering, one of them takes over.
+    const survivors = nodes.filter((node) => node !== leader);
+    let live = nodes;
+    let loading = true;
+    const during: number[] = [];
+    const running = (async () => {
+      while (loading) during.push(...(await load(() => live, 8)));
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    leader.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    live = survivors;
+    await until(
+      async () => (await Promise.all(survivors.map(relayRole))).some((r) => r.role === 'leader'),
+      'a standby takes over',
+      5 * LEASE_SECONDS * 1000,
+    );
+    const failoverMs = Date.now() - killedAt;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    loading = false;
+    await running;
+    expect(during.length).toBeGreaterThan(20);
+    expect(during.filter((s) => s !== 201)).toEqual([]);
+    // The lease's duration, plus up to one step of the standby that takes it.
+    expect(failoverMs).toBeLessThan((LEASE_SECONDS * 4 * 1000) / 3 + 1_000);
+    process.stdout.write(`relay fail-over after kill -9: ${failoverMs} ms\n`);
+
+    committed = committedOrderEvents(standin);
+    const records = await readAllCommitted(cluster, TOPIC, committed);
+    const { duplicates } = expectAtLeastOnce(records, committed);
+    // Repeated: only what the killed leader published past the checkpoint it last renewed with.
+    const takes = leaseTakes(standin);
+    expect(takes.map((t) => t.term)).toEqual([1, 2]);
+    const resumedFrom = takes[1].checkpoint!;
+    const seen = new Map<string, number>();
+    for (const record of records)
+      seen.set(record.headers['event-id'], (seen.get(record.headers['event-id']) ?? 0) + 1);
+    for (const record of records)
+      if (seen.get(record.headers['event-id'])! > 1)
+        expect(BigInt(record.headers['global-position'])).toBeGreaterThan(resumedFrom);
+    expect(Math.max(...seen.values())).toBeLessThanOrEqual(2);
+    process.stdout.write(`duplicates after the fail-over: ${duplicates}\n`);
+  }, 180_000);
+});
