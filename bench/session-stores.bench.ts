@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { AesGcmKeyring } from '../apps/gateway/src/crypto/aes-gcm-keyring';
 import { EventStoreSessionStore } from '../apps/gateway/src/session/event-store-session.store';
-import { InMemorySessionDataKeys } from '../apps/gateway/src/session/session-data-keys';
+import { InMemorySecretStore } from '../apps/gateway/src/secrets/secret-store';
 import {
   asyncSessionStore,
   type AsyncSessionStore,
@@ -60,12 +60,12 @@ async function main(): Promise<void> {
   const memory = new InMemoryEventStore();
   await measure(
     'event store in memory',
-    new EventStoreSessionStore(memory, new InMemorySessionDataKeys(), key()),
+    new EventStoreSessionStore(memory, new InMemorySecretStore(), key()),
   );
   const events = await SqliteEventStore.open({ filename: join(dir, 'events.db') });
   await measure(
     'embedded event store',
-    new EventStoreSessionStore(events, new InMemorySessionDataKeys(), key()),
+    new EventStoreSessionStore(events, new InMemorySecretStore(), key()),
   );
   await events.close();
   sqlite.close();

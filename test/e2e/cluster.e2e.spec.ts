@@ -148,6 +148,74 @@ describeWithKafka()('a three-node cluster behind a round-robin balancer', () => 
     });
   });
 
+  it('a payment session created, filled and used for 3-D Secure and payment on different nodes', async () => {
+    const order = newOrder();
+    const number = '5123450000000008';
+    const created = await cluster.on(0).post('/session');
+    expect(created.status).toBe(201);
+    const { id } = created.body.session;
+    const filled = await cluster.on(1).put(`/session/${id}`, {
+      sourceOfFunds: { provided: { card: card(number) } },
+    });
+    expect(filled.status).toBe(200);
+    const initiated = await cluster.on(2).put(`/order/${order}/transaction/auth-1`, {
+      ...initiateAuthenticationBody(number),
+      sourceOfFunds: undefined,
+      session: { id },
+    });
+    expect(initiated.status).toBe(201);
+    const payer = await cluster
+      .on(0)
+      .put(
+        `/order/${order}/transaction/auth-1`,
+        authenticatePayerBody(undefined, { session: { id } }),
+      );
+    expect(payer.body).toMatchObject({ result: 'PENDING' });
+    const { acsUrl, cReq } = payer.body.authentication.redirect.customized['3DS'];
+    expect((await postForm(acsUrl, { creq: cReq })).status).toBe(200);
+    expect((await postForm(`${acsUrl}/result`, { choice: 'success' })).status).toBe(200);
+    const paid = await cluster.on(1).put(`/order/${order}/transaction/pay-1`, {
+      apiOperation: 'PAY',
+      order: { amount: '250.00', currency: 'USD' },
+      session: { id },
+      authentication: { transactionId: 'auth-1' },
+    });
+    expect(paid.body).toMatchObject({
+      result: 'SUCCESS',
+      sourceOfFunds: { provided: { card: { number: '512345xxxxxx0008' } } },
+      order: { status: 'CAPTURED', authenticationStatus: 'AUTHENTICATION_SUCCESSFUL' },
+    });
+    const shown = await cluster.on(2).get(`/session/${id}`);
+    expect(shown.status).toBe(200);
+    expect(JSON.stringify(shown.body)).not.toContain(number);
+  });
+
+  it('a card saved on one node pays on another; deleted on a third, it pays nowhere', async () => {
+    const saved = await cluster.on(0).post('/token', {
+      sourceOfFunds: {
+        type: 'CARD',
+        provided: { card: { number: '4508750015741019', expiry: { month: '1', year: '39' } } },
+      },
+    });
+    expect(saved.status).toBe(201);
+    const { token } = saved.body;
+    const payWith = (node: number, order = newOrder()) =>
+      cluster.on(node).put(`/order/${order}/transaction/1`, {
+        apiOperation: 'PAY',
+        order: { amount: '12.00', currency: 'USD' },
+        sourceOfFunds: { type: 'CARD', token },
+      });
+    const paid = await payWith(1);
+    expect(paid.status).toBe(201);
+    expect(paid.body).toMatchObject({ result: 'SUCCESS', sourceOfFunds: { token } });
+    expect((await cluster.on(2).delete(`/token/${token}`)).status).toBe(200);
+    for (const node of [0, 1]) {
+      const refused = await payWith(node);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({ field: 'sourceOfFunds.token' });
+    }
+  });
+
   it('every event of every order reaches Kafka once, in order per order', async () => {
     const orders = Array.from({ length: 6 }, () => newOrder());
     for (const [i, order] of orders.entries()) {

@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SqliteCardVault } from '../../apps/gateway/src/card-vault/sqlite-card-vault';
+import { CardVault } from '../../apps/gateway/src/card-vault/card-vault';
+import { SqliteSecretStore } from '../../apps/gateway/src/secrets/sqlite-secret-store';
 import { readKeyFile } from '../../apps/gateway/src/config/key-file';
 import { AesGcmKeyring } from '../../apps/gateway/src/crypto/aes-gcm-keyring';
 import { describeWithOpenssl, makeTestPki, type TestPki } from '../support/certificates';
@@ -191,9 +191,9 @@ describeWithOpenssl('no card number or security code at rest', () => {
     expect(findings([['the log', Buffer.from(gateway.output())]])).toEqual([]);
   });
 
-  it("keeps the kept tokens' numbers in the vault, and no deleted token's, even with the data key", () => {
+  it("keeps the kept tokens' numbers in the vault, and no deleted token's, even with the data key", async () => {
     const kept = CARDS.filter((number) => !DELETED_TOKEN_CARDS.includes(number));
-    expect(numbersOpenedWithDataKey(gateway.dataDir).sort()).toEqual([...kept].sort());
+    expect((await numbersOpenedWithDataKey(gateway.dataDir)).sort()).toEqual([...kept].sort());
   });
 });
 
@@ -226,20 +226,21 @@ async function payWithToken(api: Client, number: string, order: string): Promise
 }
 
 /** Every card number the vault gives back with the data key (bank-data.key), row by row. */
-function numbersOpenedWithDataKey(dataDir: string): string[] {
-  const filename = join(dataDir, 'vault.db');
-  const db = new Database(filename, { readonly: true });
-  const rows = db.prepare('SELECT merchant_id, token FROM card_vault').all() as Array<{
-    merchant_id: string;
-    token: string;
-  }>;
-  db.close();
-  const vault = new SqliteCardVault(
-    filename,
+async function numbersOpenedWithDataKey(dataDir: string): Promise<string[]> {
+  const secrets = new SqliteSecretStore(join(dataDir, 'vault.db'));
+  const ids = secrets.database.prepare('SELECT id FROM secrets').pluck().all() as string[];
+  const vault = new CardVault(
+    secrets,
     AesGcmKeyring.ofKey(readKeyFile(join(dataDir, 'bank-data.key'))!),
   );
-  const numbers = rows.map((row) => vault.get(row.merchant_id, row.token) ?? 'unopened');
-  vault.close();
+  const numbers = await Promise.all(
+    ids.map(async (id) => {
+      const [, merchantId, token, incarnation] = id.split(':');
+      const slot = { merchantId, token, incarnation: Number(incarnation) };
+      return (await vault.get(slot)) ?? 'unopened';
+    }),
+  );
+  await secrets.close();
   return numbers;
 }
 

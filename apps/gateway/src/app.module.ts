@@ -52,6 +52,9 @@ import { AesGcmKeyring } from './crypto/aes-gcm-keyring';
 import { SessionHttpController } from './session/session.http.controller';
 import { asyncSessionStore, type AsyncSessionStore } from './session/session.store';
 import { SqliteSessionStore } from './session/sqlite-session.store';
+import { EventStoreSessionStore } from './session/event-store-session.store';
+import type { SecretStore } from './secrets/secret-store';
+import { SECRET_STORE, secretStoreProviders } from './secrets/secret-store.providers';
 import {
   ACQUIRER,
   AUTHENTICATION_SERVER,
@@ -166,15 +169,19 @@ export class AppModule {
         },
         {
           provide: SESSION_STORE,
-          useFactory: async (keys: DataDirKeys) => {
+          useFactory: async (keys: DataDirKeys, store: EventStore, secrets: SecretStore) => {
             const filename = join(config.dataDir, 'sessions.db');
             const keyring = AesGcmKeyring.ofKey(keyOf(keys, 'session'));
+            // On a cluster every node serves every step: sessions live in the event store.
+            if (config.eventStore.kind === 'kurrentdb')
+              return new EventStoreSessionStore(store, secrets, keyring);
             return asyncSessionStore(
               await openingDatabaseFile(filename, () => new SqliteSessionStore(filename, keyring)),
             );
           },
-          inject: [DATA_DIR_KEYS],
+          inject: [DATA_DIR_KEYS, EVENT_STORE, SECRET_STORE],
         },
+        ...secretStoreProviders(config),
         {
           provide: GatewayMetrics,
           useFactory: (store: EventStore) => {

@@ -4,6 +4,14 @@
  * (libs/event-store/test/event-store.contract.ts) runs against every adapter.
  */
 
+/**
+ * Streams that hold destroyable secrets beside the events (the gateway's secret store on
+ * KurrentDB): not the ledger's. They carry no hash chain and are truncated and tombstoned, so
+ * `ledger verify` skips them; the relay, projections and the ledger's reads name their own
+ * prefixes and never see them.
+ */
+export const SECRET_STREAM_PREFIX = 'secret:';
+
 /** Position of an event in the store-wide commit order. Bigint because KurrentDB commit positions exceed 2^53. */
 export type GlobalPosition = bigint;
 

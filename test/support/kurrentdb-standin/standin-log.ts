@@ -9,6 +9,10 @@
  * - an append whose event ids exactly repeat the tail of the stream, with an expectation that
  *   held before that tail was written, is an idempotent retry: it succeeds without writing
  *   (the server's idempotent-write check; ids are not unique across streams).
+ * - a tombstoned stream (hard delete) is gone for good: reading it, appending to it or tombstoning
+ *   it again fails as deleted; its events stay in $all until a scavenge (`scavenge`);
+ * - a stream's metadata (`$$stream`, `$tb`: truncate before) hides the events before that revision
+ *   from reads of the stream; a scavenge removes them.
  * Positions start at an arbitrary offset and grow by an event-size-like step so that nothing
  * can assume position = count.
  */
@@ -24,6 +28,8 @@ export interface LoggedEvent {
   readonly customMetadata: Uint8Array;
   /** Milliseconds since the Unix epoch. */
   readonly createdMs: number;
+  /** Removed by a scavenge: its bytes are gone, and no read returns it. */
+  readonly scavenged?: true;
 }
 
 export interface ProposedEvent {
@@ -46,6 +52,7 @@ export class StandinLog {
   private readonly events: LoggedEvent[] = [];
   private readonly streams = new Map<string, LoggedEvent[]>();
   private readonly listeners = new Set<() => void>();
+  private readonly tombstoned = new Set<string>();
   private nextPosition = FIRST_POSITION;
 
   append(streamId: string, expected: Expected, proposed: readonly ProposedEvent[]): AppendOutcome {
@@ -82,9 +89,39 @@ export class StandinLog {
     return { ok: true, revision: last.revision, position: last.position };
   }
 
-  /** The stream's events in revision order, or undefined when the stream does not exist. */
+  /** The stream's events in revision order from its truncate-before, or undefined when it does not exist. */
   readStream(streamId: string): readonly LoggedEvent[] | undefined {
-    return this.streams.get(streamId);
+    const events = this.streams.get(streamId);
+    const before = this.truncateBefore(streamId);
+    return before === 0 ? events : events?.filter((event) => event.revision >= before);
+  }
+
+  /** Hard-deletes a stream (it need not exist); false when it was tombstoned already. */
+  tombstone(streamId: string): boolean {
+    if (this.tombstoned.has(streamId)) return false;
+    this.tombstoned.add(streamId);
+    return true;
+  }
+
+  isTombstoned(streamId: string): boolean {
+    return this.tombstoned.has(streamId);
+  }
+
+  /**
+   * TEST ACCESS, AS AN OPERATOR'S SCAVENGE: removes the bytes of every event of a tombstoned
+   * stream and every event before its stream's truncate-before; reads no longer return them.
+   */
+  scavenge(): void {
+    for (const [index, event] of this.events.entries()) {
+      const dropped =
+        this.tombstoned.has(event.streamId) || event.revision < this.truncateBefore(event.streamId);
+      if (dropped && !event.scavenged) this.events[index] = scavenged(event);
+    }
+    for (const [streamId, stream] of this.streams)
+      this.streams.set(
+        streamId,
+        stream.filter((event) => !this.events[this.indexAtOrAfter(event.position)].scavenged),
+      );
   }
 
   /**
@@ -132,6 +169,14 @@ export class StandinLog {
     return () => void this.listeners.delete(listener);
   }
 
+  /** The `$tb` of the stream's metadata (the last event of `$$stream`), else 0. */
+  private truncateBefore(streamId: string): number {
+    const metadata = this.streams.get(`$$${streamId}`)?.at(-1);
+    if (!metadata) return 0;
+    const { $tb } = JSON.parse(Buffer.from(metadata.data).toString('utf8')) as { $tb?: number };
+    return $tb ?? 0;
+  }
+
   private idempotentRetry(
     stream: readonly LoggedEvent[],
     expected: Expected,
@@ -151,4 +196,8 @@ export class StandinLog {
     const last = tail[tail.length - 1];
     return { ok: true, revision: last.revision, position: last.position };
   }
+}
+
+function scavenged(event: LoggedEvent): LoggedEvent {
+  return { ...event, data: new Uint8Array(), customMetadata: new Uint8Array(), scavenged: true };
 }

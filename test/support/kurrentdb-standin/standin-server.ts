@@ -7,9 +7,12 @@
  * .proto files themselves, so the stand-in serves exactly the wire format the client speaks.
  *
  * Implemented: Append (v1, expected revision), Read of one stream forwards and backwards, Read
- * of $all both ways with a stream-name or event-type filter, and the $all subscription
- * (confirmation, catch-up, CaughtUp, then live). Everything else (BatchAppend, ServerFeatures,
- * deletes, stream subscriptions, persistent subscriptions, auth, TLS) answers
+ * of $all both ways with a stream-name or event-type filter, the $all subscription
+ * (confirmation, catch-up, CaughtUp, then live), Tombstone (hard delete: reads, appends and a
+ * second tombstone of the stream then fail as the server's do, with its `stream-deleted`
+ * exception; the tombstone record itself is not modelled in $all), and stream metadata's
+ * truncate-before on reads. Everything else (BatchAppend, ServerFeatures, soft deletes, stream
+ * subscriptions, persistent subscriptions, auth, TLS) answers
  * UNIMPLEMENTED, which the client treats as an older server. Run a real KurrentDB to test
  * anything beyond that: set KURRENTDB_CONNECTION_STRING.
  */
@@ -27,6 +30,8 @@ import {
   AppendResp,
   ReadReq,
   ReadResp,
+  TombstoneReq,
+  TombstoneResp,
 } from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/streams_pb';
 import { Expected, LoggedEvent, ProposedEvent, StandinLog } from './standin-log';
 
@@ -53,6 +58,10 @@ export async function startKurrentDbStandin(): Promise<KurrentDbStandin> {
       handleAppend(log, call, done),
     read: (call: grpc.ServerWritableStream<ReadReq, ReadResp>) =>
       handleRead(log, subscriptions, call),
+    tombstone: (
+      call: grpc.ServerUnaryCall<TombstoneReq, TombstoneResp>,
+      done: grpc.sendUnaryData<TombstoneResp>,
+    ) => handleTombstone(log, call, done),
   } as unknown as grpc.UntypedServiceImplementation);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, bound) =>
@@ -104,6 +113,7 @@ function handleAppend(
       return done({ code: grpc.status.INVALID_ARGUMENT, details: 'append without options' });
     }
     const streamId = streamName(options.getStreamIdentifier());
+    if (log.isTombstoned(streamId)) return done(streamDeleted(streamId));
     const expected = expectedFrom(options);
     const outcome = log.append(streamId, expected, proposed);
     const response = new AppendResp();
@@ -130,6 +140,28 @@ function handleAppend(
   });
 }
 
+/** Tombstones the stream whatever its revision (the adapter asks with ANY). */
+function handleTombstone(
+  log: StandinLog,
+  call: grpc.ServerUnaryCall<TombstoneReq, TombstoneResp>,
+  done: grpc.sendUnaryData<TombstoneResp>,
+): void {
+  const streamId = streamName(call.request.getOptions()?.getStreamIdentifier());
+  if (!log.tombstone(streamId)) return done(streamDeleted(streamId));
+  const response = new TombstoneResp();
+  response.setNoPosition(new Empty());
+  done(null, response);
+}
+
+/** The server's answer to any use of a tombstoned stream (the client's StreamDeletedError). */
+function streamDeleted(streamId: string): Partial<grpc.StatusObject> {
+  const metadata = new grpc.Metadata();
+  metadata.set('exception', 'stream-deleted');
+  metadata.set('stream-name', streamId);
+  const details = `Event stream '${streamId}' is deleted.`;
+  return { code: grpc.status.FAILED_PRECONDITION, details, metadata };
+}
+
 function expectedFrom(options: AppendReq.Options): Expected {
   if (options.hasNoStream()) return 'no_stream';
   if (options.hasStreamExists()) return 'stream_exists';
@@ -154,8 +186,9 @@ function handleRead(
     if (options.hasSubscription()) return unsupported('the stand-in has no stream subscriptions');
     return readStream(log, call, stream, Number(options.getCount()), backwards, structuredIds);
   }
-  const filter = filterFrom(options);
-  if (filter === null) return unsupported('unsupported filter');
+  const named = filterFrom(options);
+  if (named === null) return unsupported('unsupported filter');
+  const filter: Filter = (event) => !event.scavenged && named(event);
   if (options.hasSubscription()) {
     subscriptions.add(call);
     call.on('close', () => subscriptions.delete(call));
@@ -174,6 +207,9 @@ function readStream(
   structuredIds: boolean,
 ): void {
   const identifier = options.getStreamIdentifier();
+  if (log.isTombstoned(streamName(identifier))) {
+    return void call.emit('error', streamDeleted(streamName(identifier)));
+  }
   const from = options.hasRevision()
     ? Number(options.getRevision())
     : options.hasEnd()

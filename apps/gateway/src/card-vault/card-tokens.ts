@@ -20,7 +20,7 @@ import type { PaymentSessions } from '../session/payment-sessions';
 import type { Clock } from '../tokens';
 import { get, optionalString } from '../transaction/body-fields';
 import type { SensitiveData } from '../transaction/sensitive-data';
-import type { SqliteCardVault } from './sqlite-card-vault';
+import type { CardVault, VaultSlot } from './card-vault';
 
 type Json = Record<string, unknown>;
 
@@ -57,7 +57,7 @@ export class CardTokens {
   constructor(
     private readonly store: EventStore,
     private readonly acquirer: Acquirer,
-    private readonly vault: SqliteCardVault,
+    private readonly vault: CardVault,
     private readonly sensitive: SensitiveData,
     private readonly sessions: PaymentSessions,
     private readonly locks: KeyedMutex,
@@ -107,7 +107,7 @@ export class CardTokens {
     if (typeof token !== 'string') return { request };
     const history = takesToken ? await this.load(merchant.id, token) : [];
     const state = foldToken(history);
-    const number = state && this.vault.get(merchant.id, token);
+    const number = state && (await this.vault.get(slotOf(merchant.id, token, history)));
     const source = request.sourceOfFunds as Json;
     const provided = (source.provided ?? {}) as Json;
     const { card: sentCard, ...others } = provided;
@@ -152,7 +152,7 @@ export class CardTokens {
       const time = this.clock().toISOString();
       const deleted: TokenEvent = { type: 'TokenDeleted', data: { time } };
       await this.append(merchantId, token, revisionOf(history), [deleted]);
-      this.vault.destroy(merchantId, token);
+      await this.vault.destroy(slotOf(merchantId, token, history));
     });
   }
 
@@ -173,9 +173,9 @@ export class CardTokens {
         merchant.id,
         token,
         card,
-        number ?? this.vault.get(merchant.id, token)!,
+        number ?? (await this.vault.get(slotOf(merchant.id, token, history)))!,
       );
-    if (number !== undefined) this.vault.put(merchant.id, token, number);
+    if (number !== undefined) await this.vault.put(slotOf(merchant.id, token, history), number);
     const data = {
       card,
       verificationStrategy: strategy,
@@ -286,6 +286,12 @@ export class CardTokens {
 }
 
 /** The revision `history` was read at (-1: the stream did not exist). */
+/** The token's life in `history`: its number is a secret of that life's own. */
+function slotOf(merchantId: string, token: string, history: readonly TokenEvent[]): VaultSlot {
+  const incarnation = history.filter((event) => event.type === 'TokenDeleted').length;
+  return { merchantId, token, incarnation };
+}
+
 function revisionOf(history: readonly TokenEvent[]): number {
   return history.length - 1;
 }

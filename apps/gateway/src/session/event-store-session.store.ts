@@ -6,13 +6,13 @@ import {
 } from '@gateway/event-store';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AesGcmKeyring } from '../crypto/aes-gcm-keyring';
-import type { SessionDataKeys } from './session-data-keys';
+import type { SecretStore } from '../secrets/secret-store';
 import type { AsyncSessionStore, SessionContent, StoredSession } from './session.store';
 
 /** Session ids are random and unique across merchants, so the payment page finds one by id alone. */
 export const sessionStreamId = (id: string): string => `session:${id}`;
 
-/** Content as a stream event holds it: sealed under a data key kept apart (session-data-keys.ts). */
+/** Content as a stream event holds it: sealed under a data key kept apart (a secret). */
 interface Sealed {
   readonly keyId: string;
   readonly sealed: string;
@@ -44,7 +44,8 @@ interface State extends Sealed {
 export class EventStoreSessionStore implements AsyncSessionStore {
   constructor(
     private readonly events: EventStore,
-    private readonly dataKeys: SessionDataKeys,
+    /** Where the data keys live, destroyable: the event store never forgets. */
+    private readonly dataKeys: SecretStore,
     /** The `session` key of the keys file: a data key alone opens nothing either. */
     private readonly sessionKey: AesGcmKeyring,
   ) {}
@@ -102,11 +103,11 @@ export class EventStoreSessionStore implements AsyncSessionStore {
         data: { version: next.version, ...sealed },
       };
       if (await this.appended(id, state.revision, event)) {
-        await this.dataKeys.destroy(id, state.keyId);
+        await this.dataKeys.destroy(dataKeyId(id, state.keyId));
         return true;
       }
       // Another write came first; a binding leaves the version as it was, so look again.
-      await this.dataKeys.destroy(id, sealed.keyId);
+      await this.dataKeys.destroy(dataKeyId(id, sealed.keyId));
     }
   }
 
@@ -145,7 +146,7 @@ export class EventStoreSessionStore implements AsyncSessionStore {
   ): Promise<Sealed> {
     const keyId = randomUUID();
     const key = randomBytes(32);
-    await this.dataKeys.put(id, keyId, key, expiresAt);
+    await this.dataKeys.put(dataKeyId(id, keyId), key.toString('base64'), expiresAt);
     const inner = AesGcmKeyring.ofKey(key).sealText(
       JSON.stringify(content),
       boundTo(merchantId, id),
@@ -158,7 +159,8 @@ export class EventStoreSessionStore implements AsyncSessionStore {
     merchantId: string,
     { keyId, sealed }: Sealed,
   ): Promise<SessionContent | undefined> {
-    const key = await this.dataKeys.get(id, keyId);
+    const stored = await this.dataKeys.get(dataKeyId(id, keyId));
+    const key = stored === undefined ? undefined : Buffer.from(stored, 'base64');
     const inner = key && this.sessionKey.openText(sealed, boundTo(merchantId, id));
     const plaintext = inner && AesGcmKeyring.ofKey(key).openText(inner, boundTo(merchantId, id));
     return plaintext ? (JSON.parse(plaintext) as SessionContent) : undefined;
@@ -196,6 +198,9 @@ function fold(history: readonly StoredEvent[]): State | undefined {
   }
   return state;
 }
+
+/** The secret holding one version's data key. */
+const dataKeyId = (sessionId: string, keyId: string): string => `session:${sessionId}:${keyId}`;
 
 function boundTo(merchantId: string, id: string): string {
   return `${merchantId}\n${id}`;

@@ -14,7 +14,7 @@ import {
   EventStoreSessionStore,
   sessionStreamId,
 } from '../../src/session/event-store-session.store';
-import { InMemorySessionDataKeys } from '../../src/session/session-data-keys';
+import { InMemorySecretStore } from '../../src/secrets/secret-store';
 import { withoutSecurityCode } from '../../src/session/session-fields';
 import { asyncSessionStore } from '../../src/session/session.store';
 import { SqliteSessionStore } from '../../src/session/sqlite-session.store';
@@ -36,7 +36,7 @@ describeSessionStoreContract('SQLite sessions.db', async () => {
 describeSessionStoreContract('event store (in memory)', async () => ({
   store: new EventStoreSessionStore(
     new InMemoryEventStore(),
-    new InMemorySessionDataKeys(),
+    new InMemorySecretStore(),
     sessionKey(),
   ),
 }));
@@ -44,14 +44,14 @@ describeSessionStoreContract('event store (in memory)', async () => ({
 describeSessionStoreContract('event store (embedded SQLite)', async () => {
   const { dir, remove } = tempDir();
   const events = await SqliteEventStore.open({ filename: join(dir, 'events.db') });
-  const store = new EventStoreSessionStore(events, new InMemorySessionDataKeys(), sessionKey());
+  const store = new EventStoreSessionStore(events, new InMemorySecretStore(), sessionKey());
   return { store, cleanup: async () => (await events.close(), remove()) };
 });
 
 describeSessionStoreContract('event store (KurrentDB protocol stand-in)', async () => {
   const standin = await startKurrentDbStandin();
   const events = new KurrentDbEventStore({ connectionString: standin.connectionString });
-  const store = new EventStoreSessionStore(events, new InMemorySessionDataKeys(), sessionKey());
+  const store = new EventStoreSessionStore(events, new InMemorySecretStore(), sessionKey());
   return { store, cleanup: async () => (await events.close(), standin.stop()) };
 });
 
@@ -59,12 +59,12 @@ describe('EventStoreSessionStore at rest', () => {
   const CARD = '5123450000000008';
   const CODE = '739';
   let events: EventStore;
-  let dataKeys: InMemorySessionDataKeys;
+  let dataKeys: InMemorySecretStore;
   let store: EventStoreSessionStore;
 
   beforeEach(() => {
     events = new InMemoryEventStore();
-    dataKeys = new InMemorySessionDataKeys();
+    dataKeys = new InMemorySecretStore();
     store = new EventStoreSessionStore(events, dataKeys, sessionKey());
   });
 
@@ -96,10 +96,8 @@ describe('EventStoreSessionStore at rest', () => {
     await store.replace('MERCHANT1', withCard.id, withCard.version, forgotten);
     const history = await events.readStream(sessionStreamId(withCard.id));
     const keyIds = history.map(({ data }) => (data as { keyId: string }).keyId);
-    expect(await Promise.all(keyIds.map((keyId) => dataKeys.get(withCard.id, keyId)))).toEqual([
-      undefined,
-      expect.any(Buffer),
-    ]);
+    const keys = keyIds.map((keyId) => dataKeys.get(`session:${withCard.id}:${keyId}`));
+    expect(await Promise.all(keys)).toEqual([undefined, expect.any(String)]);
     expect(await store.find('MERCHANT1', withCard.id, new Date(0))).toEqual({
       ...withCard,
       ...forgotten,

@@ -1,5 +1,5 @@
 import { ProblemList, type ChainProblem, type ChainReport } from '../chain-report';
-import type { EventReader, StoredEvent } from '../event-store.port';
+import { SECRET_STREAM_PREFIX, type EventReader, type StoredEvent } from '../event-store.port';
 import { streamEventHash } from '../hash-chain';
 import { NO_STREAM_TAIL, tailOf, type StreamTail } from './stream-chain';
 
@@ -18,7 +18,8 @@ const DEFAULT_BATCH = 2000;
  * in commit order: every event's hash against its content, its revision against the stream's
  * previous one, and its link against that event's hash. Memory holds one tail per stream, not
  * the events. Nothing chains to a stream's last event, so removing it, or a whole stream, does
- * not show here: the chain links each stream only (see README, "Tamper evidence").
+ * not show here: the chain links each stream only (see README, "Tamper evidence"). Secret streams
+ * are no part of the ledger (SECRET_STREAM_PREFIX).
  */
 export async function verifyStreamChains(
   reader: EventReader,
@@ -33,6 +34,7 @@ export async function verifyStreamChains(
     const page = await reader.readAll({ after, maxCount: options.batch ?? DEFAULT_BATCH });
     if (page.length === 0) break;
     for (const event of page) {
+      if (event.streamId.startsWith(SECRET_STREAM_PREFIX)) continue;
       const tail = tails.get(event.streamId);
       const problem = checkLink(event, tail);
       if (problem) found.add(problem);
