@@ -18,6 +18,11 @@ export interface ConsumersSettings {
   readonly projectionBatchSize: number;
   /** On KurrentDB: the relay lease's duration (GATEWAY_RELAY_LEASE). */
   readonly relayLeaseSeconds: number;
+  /**
+   * This process as a contender for the relay lease: one per process, so a consumers thread
+   * restarted after a crash takes back at once the lease its predecessor held.
+   */
+  readonly relayHolder: string;
 }
 
 /** What /health/ready shows of the consumers: the relay's state and the projection's. */
