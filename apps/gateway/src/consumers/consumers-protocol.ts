@@ -28,7 +28,7 @@ export interface ConsumersSettings {
 /** What /health/ready shows of the consumers: the relay's state and the projection's. */
 export interface ConsumersStatus {
   readonly bus: string;
-  /** While this node runs the relay: whether it publishes (leader) and the lease's term. */
+  /** While this node runs the relay on a cluster: whether it publishes (leader), the lease's term. */
   readonly relay?: { readonly role: string; readonly term: number };
   readonly projections: { readonly orderSummary: Record<string, unknown> };
 }

@@ -79,7 +79,8 @@ export class ConsumersRuntime {
     const relay = this.relay?.status();
     return {
       bus: relay?.state ?? 'off',
-      ...(relay ? { relay: { role: relay.role ?? 'leader', term: relay.term ?? 0 } } : {}),
+      // On a cluster only: the embedded store's one node has no lease.
+      ...(relay?.role ? { relay: { role: relay.role, term: relay.term ?? 0 } } : {}),
       projections: { orderSummary: await this.projectionHealth() },
     };
   }
