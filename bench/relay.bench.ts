@@ -2,6 +2,8 @@
  * Relay throughput: events/s from a pre-filled embedded store to the bus, until the checkpoint
  * reaches the store's head, each event built into its public event on the way. Kafka: librdkafka's mock cluster through kcat (three brokers on this
  * machine, acks=all). Embedded: the in-process bus with one consumer that does nothing.
+ * `leased`: the embedded bus again, the relay under the event-store lease (LeasedRelay, as on a
+ * cluster: the checkpoint kept in memory and carried by the renewals) instead of relay.db.
  *   node dist/bench/relay.bench.js   (RELAY_BENCH_EVENTS, RELAY_BENCH_BATCH change the run)
  */
 import 'reflect-metadata';
@@ -9,15 +11,19 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteEventStore } from '../libs/event-store/src';
+import { EventStoreLease, SqliteEventStore } from '../libs/event-store/src';
 import {
   InProcessOrderEventBus,
   KafkaOrderEventPublisher,
   type OrderEventPublisher,
 } from '../libs/order-events/src';
 import { PublicOrderEvents } from '../apps/gateway/src/order-events/public-order-events';
+import { LeasedRelay } from '../apps/gateway/src/relay/leased-relay';
 import { OrderEventRelay } from '../apps/gateway/src/relay/order-event.relay';
-import { SqliteRelayCheckpointStore } from '../apps/gateway/src/relay/relay-checkpoint.store';
+import {
+  SqliteRelayCheckpointStore,
+  type RelayCheckpointStore,
+} from '../apps/gateway/src/relay/relay-checkpoint.store';
 import { startKafkaMockCluster } from '../test/support/kafka-mock-cluster';
 
 const EVENTS = Number(process.env.RELAY_BENCH_EVENTS ?? 50_000);
@@ -88,19 +94,24 @@ async function fill(store: SqliteEventStore): Promise<void> {
   }
 }
 
-async function measure(name: string, store: SqliteEventStore, publisher: OrderEventPublisher) {
+async function measure(
+  name: string,
+  store: SqliteEventStore,
+  publisher: OrderEventPublisher,
+  leased = false,
+) {
   const dir = mkdtempSync(join(tmpdir(), 'relay-bench-cp-'));
   const checkpoints = new SqliteRelayCheckpointStore(join(dir, 'relay.db'), name);
   const head = (await store.headPosition())!;
   const publicEvents = new PublicOrderEvents(store, { find: () => undefined });
-  const relay = new OrderEventRelay(
-    store,
-    (batch) => publicEvents.forBus(batch),
-    publisher,
-    checkpoints,
-    silent,
-    { batchSize: BATCH },
-  );
+  const relayFrom = (from: RelayCheckpointStore) =>
+    new OrderEventRelay(store, (batch) => publicEvents.forBus(batch), publisher, from, silent, {
+      batchSize: BATCH,
+    });
+  const lease = new EventStoreLease(store, { name, holderId: 'bench', durationMs: 10_000 });
+  const relay = leased
+    ? new LeasedRelay(lease, relayFrom, silent, 10_000 / 3)
+    : relayFrom(checkpoints);
   const started = performance.now();
   relay.start();
   while ((relay.status().checkpoint ?? 0n) < head)
@@ -126,6 +137,7 @@ async function main(): Promise<void> {
     const bus = new InProcessOrderEventBus();
     await bus.start(async () => undefined);
     await measure('embedded', store, bus);
+    await measure('leased', store, bus, true);
     const kafka = new KafkaOrderEventPublisher({
       brokers: cluster.brokers,
       topic: 'bench.order-events',

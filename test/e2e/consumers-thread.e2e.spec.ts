@@ -101,6 +101,7 @@ describe('the consumers thread', () => {
       consumers: { projector: true, relay: true, dispatcher: true },
       projectionBatchSize: 50,
       relayLeaseSeconds: 10,
+      relayHolder: 'consumers-thread-test',
     };
     store.tapCommits(settings.commitsChannel!);
     await addOrders(0, 100); // before the thread starts: it catches up by reading

@@ -18,12 +18,17 @@ export interface ConsumersSettings {
   readonly projectionBatchSize: number;
   /** On KurrentDB: the relay lease's duration (GATEWAY_RELAY_LEASE). */
   readonly relayLeaseSeconds: number;
+  /**
+   * This process as a contender for the relay lease: one per process, so a consumers thread
+   * restarted after a crash takes back at once the lease its predecessor held.
+   */
+  readonly relayHolder: string;
 }
 
 /** What /health/ready shows of the consumers: the relay's state and the projection's. */
 export interface ConsumersStatus {
   readonly bus: string;
-  /** While this node runs the relay: whether it publishes (leader) and the lease's term. */
+  /** While this node runs the relay on a cluster: whether it publishes (leader), the lease's term. */
   readonly relay?: { readonly role: string; readonly term: number };
   readonly projections: { readonly orderSummary: Record<string, unknown> };
 }

@@ -11,6 +11,7 @@ import {
   type Provider,
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { runningConsumers } from '../config/consumers.config';
 import type { GatewayConfig } from '../config/gateway.config';
@@ -92,6 +93,7 @@ function settingsOf(config: GatewayConfig, store: EventStore): ConsumersSettings
     consumers: config.consumers,
     projectionBatchSize: config.projectionBatchSize,
     relayLeaseSeconds: config.relayLeaseSeconds,
+    relayHolder: `${hostname()}:${process.pid}:${randomUUID()}`,
   };
   if (config.eventStore.kind !== 'sqlite') return settings;
   const commitsChannel = `gateway-commits-${randomUUID()}`;

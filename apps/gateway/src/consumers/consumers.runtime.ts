@@ -18,8 +18,6 @@ import {
 } from '@gateway/order-events';
 import { OrderSummaryProjector, SqliteOrderSummaryReadModel } from '@gateway/projections';
 import { SqliteDeliveryStore, WebhookDispatcher, WebhookMetrics } from '@gateway/webhooks';
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { observeProjection } from '../ops/gateway-metrics';
@@ -81,7 +79,8 @@ export class ConsumersRuntime {
     const relay = this.relay?.status();
     return {
       bus: relay?.state ?? 'off',
-      ...(relay ? { relay: { role: relay.role ?? 'leader', term: relay.term ?? 0 } } : {}),
+      // On a cluster only: the embedded store's one node has no lease.
+      ...(relay?.role ? { relay: { role: relay.role, term: relay.term ?? 0 } } : {}),
       projections: { orderSummary: await this.projectionHealth() },
     };
   }
@@ -203,7 +202,7 @@ export class ConsumersRuntime {
     publisher: OrderEventPublisher,
     filename: string,
   ): Promise<void> {
-    const { bus, relayLeaseSeconds } = this.settings;
+    const { bus, relayLeaseSeconds, relayHolder } = this.settings;
     // One checkpoint per destination: a new bus or topic starts from the first event.
     const name = bus.kind === 'kafka' ? `kafka:${bus.topic}` : 'embedded';
     const publicEvents = new PublicOrderEvents(store, this.merchants);
@@ -221,7 +220,7 @@ export class ConsumersRuntime {
       const durationMs = relayLeaseSeconds * 1000;
       const lease = new EventStoreLease(this.cluster, {
         name: `relay-lease:${name}`,
-        holderId: `${hostname()}:${process.pid}:${randomUUID()}`,
+        holderId: relayHolder,
         durationMs,
       });
       relay = new LeasedRelay(lease, relayFrom, log, durationMs / 3);
