@@ -33,7 +33,12 @@ describe('ledger CLI (finance) against a gateway on the KurrentDB protocol stand
       GATEWAY_EVENT_STORE: 'kurrentdb',
       KURRENTDB_CONNECTION_STRING: standin.connectionString,
     };
-    gateway = await startGateway(undefined, { ...env, ...makeKeysFile().env });
+    // No relay, so no lease: the store holds the orders' events alone, at known log indexes.
+    gateway = await startGateway(undefined, {
+      ...env,
+      ...makeKeysFile().env,
+      GATEWAY_CONSUMERS: 'projector',
+    });
     const api = merchantClient(gateway);
     expect((await api.put(`/order/${order}/transaction/a`, authorizeBody('80.00'))).status).toBe(
       201,
