@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     GATEWAY_MERCHANTS_FILE: merchantsFile,
     GATEWAY_WORKERS: workers,
   });
-  const name = workers === '1' ? 'gateway-authorize' : `gateway-authorize-${workers}-processes`;
+  const name = workers === '1' ? 'gateway-authorize' : `gateway-workers-${workers}`;
   results.push(await measureLoad(gateway, spec(name)));
   await gateway.stop();
 

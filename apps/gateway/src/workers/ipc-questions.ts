@@ -1,11 +1,13 @@
-import type { Envelope } from './workers-protocol';
+import type { Answer, Envelope } from './workers-protocol';
 
 type Send = (message: Envelope<unknown, unknown>, done: (error: Error | null) => void) => void;
 
 /**
  * One side of the question-and-answer traffic on an IPC channel: `ask` sends a question and
  * resolves with its answer; `answerWith` answers the other side's questions. A question still
- * open when the channel closes (`channelClosed`) is rejected: its outcome is unknown.
+ * open when the channel closes (`channelClosed`) is rejected: its outcome is unknown. Answers
+ * ready in one turn of the event loop go as one message (a write to the channel costs more
+ * than the answer: the answers to one group commit's appends resolve together).
  */
 export class IpcQuestions<Question> {
   private nextId = 1;
@@ -13,6 +15,7 @@ export class IpcQuestions<Question> {
     number,
     { resolve: (answer: unknown) => void; reject: (error: Error) => void }
   >();
+  private answers: Answer[] = [];
 
   constructor(private readonly send: Send) {}
 
@@ -25,24 +28,35 @@ export class IpcQuestions<Question> {
         if (error) this.settle(id, undefined, `not sent: ${error.message}`);
       });
       if (timeoutMs !== undefined)
-        setTimeout(() => this.settle(id, undefined, `no answer within ${timeoutMs} ms`), timeoutMs);
+        setTimeout(
+          () => this.settle(id, undefined, `no answer within ${timeoutMs} ms`),
+          timeoutMs,
+        ).unref();
     });
   }
 
   /** Takes the answers to this side's questions; false for any other message. */
   received(message: Envelope<unknown, unknown>): boolean {
-    if (message.type !== 'answer') return false;
-    this.settle(message.id, message.answer, message.error);
+    if (message.type !== 'answers') return false;
+    for (const { id, answer, error } of message.answers) this.settle(id, answer, error);
     return true;
   }
 
   /** Answers a question of the other side with what `answer` resolves to, or its error's message. */
   answerWith(id: number, answer: Promise<unknown>): void {
-    const reply = (message: Envelope<unknown, unknown>) => this.send(message, () => undefined);
     answer.then(
-      (value) => reply({ type: 'answer', id, answer: value }),
-      (error: Error) => reply({ type: 'answer', id, error: error.message }),
+      (value) => this.reply({ id, answer: value }),
+      (error: Error) => this.reply({ id, error: error.message }),
     );
+  }
+
+  private reply(answer: Answer): void {
+    if (this.answers.push(answer) > 1) return;
+    setImmediate(() => {
+      const answers = this.answers;
+      this.answers = [];
+      this.send({ type: 'answers', answers }, () => undefined);
+    });
   }
 
   channelClosed(reason: string): void {

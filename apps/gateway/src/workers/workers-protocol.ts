@@ -34,14 +34,17 @@ export type WorkerNote =
 /** The writer's state, whenever it changes and to each new process. */
 export type PrimaryNote = { readonly kind: 'writer'; readonly state: SharedWriterState };
 
+/** One answer: its question's id, and the answer or why there is none. */
+export interface Answer {
+  readonly id: number;
+  readonly answer?: unknown;
+  readonly error?: string;
+}
+
 export type Envelope<Question, Note> =
   | { readonly type: 'ask'; readonly id: number; readonly question: Question }
-  | {
-      readonly type: 'answer';
-      readonly id: number;
-      readonly answer?: unknown;
-      readonly error?: string;
-    }
+  /** The answers ready in one turn of the event loop, in one message (a group commit's, mostly). */
+  | { readonly type: 'answers'; readonly answers: readonly Answer[] }
   | { readonly type: 'note'; readonly note: Note };
 
 /** What a request process sends the primary, and what the primary sends it. */

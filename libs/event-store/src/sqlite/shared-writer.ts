@@ -63,7 +63,7 @@ export async function serveSharedAppend(
       metadata: fields[i + 3],
     });
   try {
-    const result = await append({ streamId, expected, events });
+    const result = await append({ streamId, expected, events, dataReadLater: true });
     const { recordedAt } = result.events[0];
     return {
       ok: true,
