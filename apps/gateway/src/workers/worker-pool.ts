@@ -37,6 +37,7 @@ const REGISTRY_TIMEOUT_MS = 2_000;
 export class WorkerPool {
   private readonly links = new Map<Worker, IpcQuestions<PrimaryQuestion>>();
   private readonly started = new Map<Worker, number>();
+  private readonly serving = new Set<Worker>();
   private stopping = false;
   private crashes = 0;
   private told: SharedWriterState | undefined;
@@ -69,9 +70,12 @@ export class WorkerPool {
     });
   }
 
-  /** Passes a signal on to every process (SIGHUP: they reload the merchants file). */
+  /**
+   * Passes a signal on to every process that listens (SIGHUP: they reload the merchants file). One
+   * still starting has no handler yet (SIGHUP would end it) and reads the file as it starts.
+   */
   signal(signal: NodeJS.Signals): void {
-    for (const worker of this.links.keys()) worker.process.kill(signal);
+    for (const worker of this.serving) worker.process.kill(signal);
   }
 
   /** Every process's registry (prom-client's JSON), of those answering in time. */
@@ -119,6 +123,7 @@ export class WorkerPool {
       } else if (message.type === 'note' && message.note.kind === 'nudge') {
         this.services.nudge();
       } else if (message.type === 'note' && message.note.kind === 'listening') {
+        this.serving.add(worker);
         onListening?.(message.note.url);
       }
     });
@@ -126,6 +131,7 @@ export class WorkerPool {
     worker.once('exit', (code, signal) => {
       link.channelClosed('the request process is gone');
       this.links.delete(worker);
+      this.serving.delete(worker);
       const ranMs = Date.now() - (this.started.get(worker) ?? 0);
       this.started.delete(worker);
       if (!this.stopping) this.restartLater(worker, ranMs, code, signal);
