@@ -13,6 +13,7 @@ import {
 } from '../support/gateway-process';
 import { openFeed } from '../support/sse-client';
 import { until } from '../support/until';
+import { describeWithUnwritableFiles, fillDisk, freeDisk } from '../support/unwritable-files';
 import {
   eventually,
   receiverPath,
@@ -324,5 +325,50 @@ describe('GATEWAY_WORKERS=2: signals and the primary’s death', () => {
     } finally {
       await again.stop();
     }
+  });
+});
+
+describeWithUnwritableFiles()('GATEWAY_WORKERS=2: the one writer cannot write', () => {
+  it('every process answers 503 and is not ready, and all come back once the disk has room', async () => {
+    const gateway = await startGateway(undefined, WORKERS);
+    const api = merchantClient(gateway);
+    const primary = gateway.child.pid!;
+    try {
+      fillDisk(primary); // the primary's writer alone writes events.db
+      const reqIds = Array.from({ length: 12 }, (_, i) => `req-full-${RUN}-${i}`);
+      const refused = await Promise.all(
+        reqIds.map((reqId) =>
+          api.put(`/order/${newOrder('full')}/transaction/1`, authorizeBody(), {
+            'x-request-id': reqId,
+          }),
+        ),
+      );
+      expect(refused.map((r) => r.status)).toEqual(reqIds.map(() => 503));
+      expect(await servedBy(gateway, reqIds)).toEqual(new Set([1, 2]));
+      // Each process is told the writer's state: every readiness answer, wherever it lands, is down.
+      await until(async () => {
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, () => fetch(`${gateway.baseUrl}/health/ready`)),
+        );
+        return answers.every((a) => a.status === 503);
+      }, 'every process reports the store unwritable');
+      const down = await (await fetch(`${gateway.baseUrl}/health/ready`)).json();
+      expect(down).toMatchObject({ status: 'DOWN', checks: { eventStore: 'unwritable' } });
+    } finally {
+      freeDisk(primary);
+    }
+    await until(async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => fetch(`${gateway.baseUrl}/health/ready`)),
+      );
+      return answers.every((a) => a.status === 200);
+    }, 'every process is ready again');
+    const again = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        api.put(`/order/${newOrder('room')}/transaction/1`, authorizeBody()),
+      ),
+    );
+    expect(again.map((a) => a.status)).toEqual(again.map(() => 201));
+    await gateway.stop();
   });
 });
