@@ -13,7 +13,8 @@ import { startServer, writeBenchMerchant } from './processes';
  * the same JSON, in the same run on the same machine. Each server runs in its own process;
  * autocannon drives it from this one. Prints requests/s, p50, p99 and the server's CPU per
  * request (whole process, main thread, each kind of thread), then the body parse alone
- * (body-parse.bench.ts); BENCH_JSON=1 adds one JSON line.
+ * (body-parse.bench.ts); BENCH_JSON=1 adds one JSON line. BENCH_WORKERS=N runs the gateway as N
+ * request processes (GATEWAY_WORKERS; their threads are counted as "(child processes)").
  */
 // Runs from dist/bench: the repository root is two levels up.
 const ROOT = resolve(__dirname, '../..');
@@ -34,12 +35,15 @@ async function main(): Promise<void> {
   const bare = await startServer(join(ROOT, 'dist/bench/bare-fastify.server.js'), {});
   results.push(await measureLoad(bare, spec('bare-fastify')));
   await bare.stop();
+  const workers = process.env.BENCH_WORKERS ?? '1';
   const gateway = await startServer(join(ROOT, 'dist/apps/gateway/src/main.js'), {
     PORT: '0',
     GATEWAY_DATA_DIR: dataDir,
     GATEWAY_MERCHANTS_FILE: merchantsFile,
+    GATEWAY_WORKERS: workers,
   });
-  results.push(await measureLoad(gateway, spec('gateway-authorize')));
+  const name = workers === '1' ? 'gateway-authorize' : `gateway-workers-${workers}`;
+  results.push(await measureLoad(gateway, spec(name)));
   await gateway.stop();
 
   printLoadTables(results);

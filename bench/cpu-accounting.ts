@@ -74,20 +74,58 @@ function machineBusyTicks(): number {
   return user + nice + system + irq + softirq + steal;
 }
 
+/** Threads of a process below the server (GATEWAY_WORKERS' request processes) are named so. */
+export const CHILD_PROCESS = ' (child processes)';
+
+/** The server's processes: it, then its children, theirs, … (/proc/…/children, Linux 3.5+). */
+function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++)
+    for (const tid of readdirSync(`/proc/${tree[i]}/task`)) {
+      try {
+        const children = readFileSync(`/proc/${tree[i]}/task/${tid}/children`, 'utf8').trim();
+        if (children) tree.push(...children.split(' ').map(Number));
+      } catch {
+        // The thread exited between the listing and the read.
+      }
+    }
+  return tree;
+}
+
+/**
+ * The server and any processes it started (GATEWAY_WORKERS): every thread's ticks, the threads of
+ * a child process named with CHILD_PROCESS after them (its main thread as `main`), and the total
+ * over all of them as the process's.
+ */
 export function takeCpuSnapshot(pid: number): CpuSnapshot {
   const threads = new Map<number, { name: string; ticks: number }>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+  let processTicks = 0;
+  for (const member of processTree(pid)) {
+    const suffix = member === pid ? '' : CHILD_PROCESS;
     try {
-      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-      threads.set(Number(tid), { name, ticks: statTicks(`/proc/${pid}/task/${tid}/stat`) });
+      processTicks += statTicks(`/proc/${member}/stat`);
     } catch {
-      // The thread exited between the listing and the read: the process total still has it.
+      continue; // a child that exited in between: its ticks are gone with it
+    }
+    for (const tid of readdirSync(`/proc/${member}/task`)) {
+      try {
+        const name =
+          Number(tid) === member
+            ? 'main'
+            : readFileSync(`/proc/${member}/task/${tid}/comm`, 'utf8').trim();
+        threads.set(Number(tid), {
+          name: `${name}${suffix}`,
+          ticks: statTicks(`/proc/${member}/task/${tid}/stat`),
+        });
+      } catch {
+        // The thread exited between the listing and the read: the process total still has it.
+      }
     }
   }
   return {
     pid,
     at: process.hrtime.bigint(),
-    processTicks: statTicks(`/proc/${pid}/stat`),
+    processTicks,
     threads,
     machineBusyTicks: machineBusyTicks(),
     driver: process.cpuUsage(),
@@ -108,7 +146,7 @@ export function cpuPerRequest(
   let counted = 0;
   for (const [tid, thread] of after.threads) {
     const ticks = thread.ticks - (before.threads.get(tid)?.ticks ?? 0);
-    const name = tid === after.pid ? 'main' : thread.name;
+    const name = thread.name;
     const group = groups.get(name) ?? { threads: 0, ticks: 0 };
     groups.set(name, { threads: group.threads + 1, ticks: group.ticks + ticks });
     counted += ticks;

@@ -27,6 +27,9 @@ import { DocsHttpController } from './docs/docs.http.controller';
 import { MerchantRegistry } from '@gateway/merchants';
 import { observeConsumers } from './ops/consumers.metrics';
 import { GatewayMetrics } from './ops/gateway-metrics';
+import { metricsTextProvider } from './ops/metrics-text';
+import type { PrimaryLink } from './workers/primary-link';
+import { workerProviders } from './workers/worker.providers';
 import { OpsHttpController } from './ops/ops.http.controller';
 import { Agreements } from './agreements/agreements';
 import { KeyedMutex } from './order/keyed-mutex';
@@ -110,6 +113,8 @@ export class AppModule {
   static forConfig(
     config: GatewayConfig,
     logger: GatewayLogger = createLogger(config.logLevel),
+    /** In a request process of several (GATEWAY_WORKERS): its link to the primary's writer. */
+    primary?: PrimaryLink,
   ): DynamicModule {
     return {
       module: AppModule,
@@ -284,6 +289,9 @@ export class AppModule {
         ...consumersProviders(config),
         ...cardVaultProviders(config),
         ...checkoutProviders(),
+        metricsTextProvider,
+        // Last: they take the place of the providers above of the same tokens.
+        ...(primary ? workerProviders(config, primary) : []),
       ],
     };
   }

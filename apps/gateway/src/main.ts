@@ -4,6 +4,7 @@ import { DatabaseFileError } from '@gateway/database-files';
 import { NestFactory } from '@nestjs/core';
 import { mkdirSync } from 'node:fs';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import cluster from 'node:cluster';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppModule } from './app.module';
 import { endConsumersThreads } from './consumers/consumers.host';
@@ -30,10 +31,14 @@ import { observeRequests, requestId } from './ops/request-observer';
 import { LoadShedder } from './protection/load-shedder';
 import { RequestAdmission } from './protection/request-admission';
 import { shedLoad } from './protection/shed-load.hook';
+import { PrimaryLink } from './workers/primary-link';
+import { runPrimary } from './workers/primary';
 
 export async function createGateway(
   config: GatewayConfig,
   logger: GatewayLogger = createLogger(config.logLevel),
+  /** In a request process of several (GATEWAY_WORKERS): its link to the primary. */
+  primary?: PrimaryLink,
 ): Promise<NestFastifyApplication> {
   // Every store and key lives in the data directory: made once here, before any of them opens.
   mkdirSync(config.dataDir, { recursive: true });
@@ -58,7 +63,7 @@ export async function createGateway(
     return503OnClosing: false,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forConfig(config, logger),
+    AppModule.forConfig(config, logger, primary),
     adapter,
     {
       logger: new NestLogBridge(logger),
@@ -93,16 +98,28 @@ function httpsOptions(tls: TlsFiles) {
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  const app = await createGateway(config, logger);
+  // Several request processes (docs/workers.md): this is the primary, or one of them.
+  if (config.workers > 1 && cluster.isPrimary)
+    return runPrimary(config, createLogger(config.logLevel));
+  const primary = config.workers > 1 ? new PrimaryLink(process) : undefined;
+  const logger = primary
+    ? createLogger(config.logLevel).child({ worker: cluster.worker?.id, pid: process.pid })
+    : createLogger(config.logLevel);
+  // The primary gone (killed): appends can no longer be made durable, so stop at once.
+  if (primary) process.once('disconnect', () => process.exit(1));
+  const app = await createGateway(config, logger, primary);
   await app.listen({ port: config.port, host: config.host });
   const address = app.getHttpServer().address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const scheme = config.tls ? 'https' : 'http';
   app.get(PublicUrl).listeningAt(`${scheme}://${host}:${port}`);
-  // Tests and scripts read this line to find the port when PORT=0.
-  console.log(`gateway listening on ${scheme}://${config.host}:${port} (data: ${config.dataDir})`);
+  // Tests and scripts read this line to find the port when PORT=0 (the primary prints it for all).
+  if (primary) primary.listening(`${scheme}://${config.host}:${port}`);
+  else
+    console.log(
+      `gateway listening on ${scheme}://${config.host}:${port} (data: ${config.dataDir})`,
+    );
   reloadMerchantsOnHangup(app.get<MerchantRegistry>(MERCHANT_REGISTRY), config.merchantsFile);
   closeOnSignals(app, app.get(LoadShedder), config.shutdownGraceSeconds, logger);
 }

@@ -12,6 +12,13 @@ export type {
 export { SCHEMA_VERSION } from './sqlite/schema';
 export { SqliteEventLog } from './sqlite/sqlite-event-log';
 export { SqliteCommitFollower } from './sqlite/sqlite-commit-follower';
+export { serveSharedAppend } from './sqlite/shared-writer';
+export type {
+  SharedAppend,
+  SharedAppendRefusal,
+  SharedAppendReply,
+  SharedWriterState,
+} from './sqlite/shared-writer';
 export type { FollowedStore, SqliteCommitFollowerOptions } from './sqlite/sqlite-commit-follower';
 export type { Shard } from './sqlite/sqlite-reads';
 export { newEventId } from './event-id';

@@ -57,6 +57,8 @@ export interface GatewayConfig {
   readonly orders: OrderSettings;
   /** On SIGTERM, how long in-flight requests may take before their connections are cut. */
   readonly shutdownGraceSeconds: number;
+  /** Request processes on the one port (GATEWAY_WORKERS; 1: this process alone, docs/workers.md). */
+  readonly workers: number;
 }
 
 export interface OrderSettings {
@@ -136,7 +138,13 @@ export function loadConfig(
       cachedEvents: integer('GATEWAY_ORDER_CACHE_EVENTS', 20_000, 0, 10_000_000),
     },
     shutdownGraceSeconds: integer('GATEWAY_SHUTDOWN_TIMEOUT', 10, 1, 3600),
+    workers: integer('GATEWAY_WORKERS', 1, 1, 64),
   };
+  // One writer for several processes is the embedded store's; on KurrentDB, run more nodes.
+  if (config.workers > 1 && eventStore.kind !== 'sqlite')
+    problems.push(
+      `GATEWAY_WORKERS=${config.workers} needs the embedded event store (GATEWAY_EVENT_STORE=sqlite): on KurrentDB, run several nodes instead`,
+    );
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

@@ -17,11 +17,7 @@ export function closeOnSignals(
   graceSeconds: number,
   logger: GatewayLogger,
 ): void {
-  let closing = false;
-  const close = (signal: NodeJS.Signals) => {
-    // A repeated signal (an impatient second Ctrl-C) must not kill the process mid-flush.
-    if (closing) return logger.info({ signal }, 'already shutting down');
-    closing = true;
+  shutDownOnSignals(logger, async (signal) => {
     logger.info({ signal, inFlight: shedder.requestsInFlight }, 'shutting down');
     shedder.drain();
     const grace = setTimeout(() => {
@@ -31,9 +27,28 @@ export function closeOnSignals(
       );
       (app.getHttpServer() as Server).closeAllConnections();
     }, graceSeconds * 1000);
-    app.close().then(
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(grace);
+    }
+  });
+}
+
+/**
+ * On the first SIGTERM or SIGINT, runs `shutdown`, then exits (0, or 1 when it failed). A repeated
+ * signal (an impatient second Ctrl-C) is only logged: it must not kill the process mid-flush.
+ */
+export function shutDownOnSignals(
+  logger: GatewayLogger,
+  shutdown: (signal: NodeJS.Signals) => Promise<void>,
+): void {
+  let closing = false;
+  const close = (signal: NodeJS.Signals) => {
+    if (closing) return logger.info({ signal }, 'already shutting down');
+    closing = true;
+    shutdown(signal).then(
       () => {
-        clearTimeout(grace);
         logger.info('shut down');
         process.exit(0);
       },

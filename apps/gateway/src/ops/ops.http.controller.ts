@@ -8,6 +8,7 @@ import { LoadShedder } from '../protection/load-shedder';
 import { CONSUMERS, EVENT_STORE, GATEWAY_CONFIG } from '../tokens';
 import { GatewayMetrics } from './gateway-metrics';
 import { readiness } from './health';
+import { METRICS_TEXT, type MetricsText } from './metrics-text';
 
 /**
  * Operations endpoints, without credentials: they reveal no merchant data, and the gateway listens
@@ -18,7 +19,8 @@ import { readiness } from './health';
  *   (GATEWAY_CONSUMERS), the relay's state and the projection's state and lag (neither makes the
  *   gateway unready; a consumer switched off shows `off`).
  * None of them is ever shed under load (protection/shed-load.hook.ts).
- * - /metrics: Prometheus text format, this thread's metrics and the consumers thread's.
+ * - /metrics: Prometheus text format, this thread's metrics and the consumers thread's (with
+ *   GATEWAY_WORKERS > 1, every process's, summed by the primary: metrics-text.ts).
  */
 @Controller()
 export class OpsHttpController {
@@ -28,6 +30,7 @@ export class OpsHttpController {
     @Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'consumers'>,
     @Inject(CONSUMERS) private readonly consumers: Consumers,
     private readonly shedder: LoadShedder,
+    @Inject(METRICS_TEXT) private readonly metricsText: MetricsText,
   ) {}
 
   @Get('health/live')
@@ -55,11 +58,6 @@ export class OpsHttpController {
   @Get('metrics')
   async scrape(@Res({ passthrough: true }) reply: FastifyReply) {
     void reply.type(this.metrics.registry.contentType);
-    // The consumers thread's registry holds the relay's, the projection's and the webhooks'.
-    const [own, consumers] = await Promise.all([
-      this.metrics.registry.metrics(),
-      this.consumers.metrics(),
-    ]);
-    return own + consumers;
+    return this.metricsText();
   }
 }

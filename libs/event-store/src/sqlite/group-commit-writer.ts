@@ -46,6 +46,11 @@ export interface AppendRequest {
   readonly streamId: string;
   readonly expected: ExpectedRevision;
   readonly events: readonly SerializedEvent[];
+  /**
+   * Another process's append (serveSharedAppend): it needs the revision, position and commit time
+   * only, so its committed events parse their data when first read, not at once.
+   */
+  readonly dataReadLater?: boolean;
 }
 
 export interface WriterHooks {
@@ -314,12 +319,20 @@ export class GroupCommitWriter {
     this.commitMs.max = Math.max(this.commitMs.max, commitMs);
     appends.forEach((pending, i) => {
       const outcome = refused.get(i);
-      const { streamId, expected, events } = pending.request;
+      const { streamId, expected, events, dataReadLater } = pending.request;
       if (outcome === undefined) {
         c.appends += 1;
         c.events += events.length;
         const last = { revision: revisions[i], position: positions[i] };
-        const stored = storedEvents(streamId, events.length, last, recordedAt, (e) => events[e]);
+        const eventAt = (e: number) => events[e];
+        const stored = storedEvents(
+          streamId,
+          events.length,
+          last,
+          recordedAt,
+          eventAt,
+          dataReadLater,
+        );
         for (const event of stored) committed.push(event);
         pending.resolve({
           nextExpectedRevision: last.revision,
@@ -495,7 +508,8 @@ function batchMessage(id: number, appends: readonly Pending[]): BatchMessage {
  * The events of one committed append (`count` of them, the i-th as `eventAt(i)` gives it). An
  * append's events get consecutive revisions and positions ending at `last`. Data and metadata
  * are parsed from the text just stored, once (metadata once per append when its events share it,
- * as they do; data not at all when the caller vouched it is plain JSON, AppendOptions): the
+ * as they do; data not at all when the caller vouched it is plain JSON, AppendOptions; data when
+ * first read with `dataReadLater`, another process's append, which no one here may read): the
  * caller and every subscription of this store share these objects (read-only). Also what the
  * consumers thread builds of the writer's CommittedRows (committedEventsOf).
  */
@@ -505,6 +519,7 @@ export function storedEvents(
   last: { revision: number; position: bigint },
   recordedAt: string,
   eventAt: (i: number) => SerializedEvent,
+  dataReadLater = false,
 ): StoredEvent[] {
   const first = count - 1;
   let metadataJson: string | undefined;
@@ -516,20 +531,41 @@ export function storedEvents(
       metadataJson = event.metadata;
       metadata = Object.freeze(JSON.parse(metadataJson) as StoredEvent['metadata']);
     }
+    const revision = last.revision - first + i;
+    const position = last.position - BigInt(first - i);
+    const { eventId, type, data: json, value } = event;
+    // Not frozen: it keeps its data once parsed (its fields are read-only all the same).
+    if (dataReadLater && value === undefined) {
+      stored.push(
+        new ReadLater(streamId, revision, position, eventId, type, json, metadata, recordedAt),
+      );
+      continue;
+    }
+    const data = value ?? (JSON.parse(json) as unknown);
     stored.push(
-      Object.freeze({
-        streamId,
-        revision: last.revision - first + i,
-        position: last.position - BigInt(first - i),
-        eventId: event.eventId,
-        type: event.type,
-        data: event.value ?? (JSON.parse(event.data) as unknown),
-        metadata,
-        recordedAt,
-      }),
+      Object.freeze({ streamId, revision, position, eventId, type, data, metadata, recordedAt }),
     );
   }
   return stored;
+}
+
+/** A committed event whose data is parsed from its JSON text when first read (dataReadLater). */
+class ReadLater implements StoredEvent {
+  private parsed: { readonly value: unknown } | undefined;
+  constructor(
+    readonly streamId: string,
+    readonly revision: number,
+    readonly position: bigint,
+    readonly eventId: string,
+    readonly type: string,
+    private readonly json: string,
+    readonly metadata: StoredEvent['metadata'],
+    readonly recordedAt: string,
+  ) {}
+  get data(): unknown {
+    this.parsed ??= { value: JSON.parse(this.json) as unknown };
+    return this.parsed.value;
+  }
 }
 
 function startWorker(

@@ -16,8 +16,20 @@ import type {
   Subscription,
 } from '../event-store.port';
 import { serializeAppend } from '../new-events';
-import { type CommittedBatch, GroupCommitWriter, type WriterStats } from './group-commit-writer';
+import {
+  type AppendRequest,
+  type CommittedBatch,
+  GroupCommitWriter,
+  type WriterHooks,
+  type WriterStats,
+} from './group-commit-writer';
 import { migrate } from './schema';
+import {
+  type SharedAppend,
+  type SharedAppendReply,
+  SharedWriterClient,
+  type SharedWriterState,
+} from './shared-writer';
 import { SqliteReads } from './sqlite-reads';
 
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
@@ -41,7 +53,18 @@ export interface SqliteEventStoreOptions {
   readonly probeIntervalMs?: number;
   /** Told when the store stops taking writes (with the SQLite code) and when it takes them again. */
   readonly onWritableChange?: (writable: boolean, code?: string) => void;
+  /**
+   * No writer in this process: each append goes to the process that owns the store's writer
+   * through this (see shared-writer.ts), which answers once it is durable.
+   */
+  readonly appendThrough?: (append: SharedAppend) => Promise<SharedAppendReply>;
 }
+
+/** What the store needs of its writer: its own thread (GroupCommitWriter), or another process's. */
+type Writer = Pick<
+  GroupCommitWriter,
+  'append' | 'stats' | 'tap' | 'close' | 'pragmas' | 'killForTests'
+>;
 
 /**
  * Embedded adapter. Writes go through a worker thread that owns the only write connection
@@ -54,7 +77,7 @@ export class SqliteEventStore implements EventStore {
   private readonly subscriptions: CatchUpSubscriptions;
   private closing: Promise<void> | undefined;
   private reads: SqliteReads;
-  private writer!: GroupCommitWriter;
+  private writer!: Writer;
 
   private constructor(
     private reader: Database.Database,
@@ -81,23 +104,26 @@ export class SqliteEventStore implements EventStore {
       migrate(reader);
       reader.pragma('query_only = ON');
       const store = new SqliteEventStore(reader, { ...options, filename });
-      store.writer = await GroupCommitWriter.start(
-        { filename, sqliteModule: require.resolve('better-sqlite3'), busyTimeoutMs },
-        {
-          maxBatchAppends: options.maxBatchAppends ?? 1000,
-          checkpointIntervalMs: options.checkpointIntervalMs ?? 500,
-          commitTimeoutMs: options.commitTimeoutMs ?? 30_000,
-          probeIntervalMs: options.probeIntervalMs ?? 1000,
+      const hooks: WriterHooks = {
+        onCommit: (batch) => {
+          for (const observe of store.batchObservers) observe(batch);
+          store.subscriptions.notify(batch);
         },
-        {
-          onCommit: (batch) => {
-            for (const observe of store.batchObservers) observe(batch);
-            store.subscriptions.notify(batch);
-          },
-          reconnect: () => store.reconnectReader(),
-          onWritable: options.onWritableChange,
-        },
-      );
+        reconnect: () => store.reconnectReader(),
+        onWritable: options.onWritableChange,
+      };
+      store.writer = options.appendThrough
+        ? new SharedWriterClient(options.appendThrough, hooks.onCommit)
+        : await GroupCommitWriter.start(
+            { filename, sqliteModule: require.resolve('better-sqlite3'), busyTimeoutMs },
+            {
+              maxBatchAppends: options.maxBatchAppends ?? 1000,
+              checkpointIntervalMs: options.checkpointIntervalMs ?? 500,
+              commitTimeoutMs: options.commitTimeoutMs ?? 30_000,
+              probeIntervalMs: options.probeIntervalMs ?? 1000,
+            },
+            hooks,
+          );
       return store;
     } catch (error) {
       reader.close();
@@ -118,6 +144,16 @@ export class SqliteEventStore implements EventStore {
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /** An append already serialised (another process's, see serveSharedAppend), through this writer. */
+  appendSerialized(request: AppendRequest): Promise<AppendResult> {
+    return this.writer.append(request);
+  }
+
+  /** Without a writer of its own: what the writer's process says of its writer (readiness). */
+  sharedWriterState(state: SharedWriterState): void {
+    if (this.writer instanceof SharedWriterClient) this.writer.told(state);
   }
 
   async readStream(streamId: string, options?: ReadStreamOptions): Promise<StoredEvent[]> {
