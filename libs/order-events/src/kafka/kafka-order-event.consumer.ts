@@ -21,6 +21,10 @@ export interface KafkaOrderEventConsumerOptions extends KafkaConnectionOptions {
   readonly onUnreadable?: (error: UnreadableOrderEventError, at: string) => void;
   /** The consumer could not (re)join the group; it tries again after back-off. */
   readonly onConnectionError?: (error: unknown) => void;
+  /** The group is rebalancing: the partitions held may be taken away (owners stop work on them). */
+  readonly onRebalancing?: () => void;
+  /** This member joined the group (again) holding these partitions of the topic. */
+  readonly onAssigned?: (partitions: readonly number[]) => void;
 }
 
 /**
@@ -49,6 +53,12 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
       // kafkajs restarts the consumer itself after retriable failures; after others, so do we.
       retry: { restartOnFailure: async () => true },
     });
+    const { onRebalancing, onAssigned } = options;
+    if (onRebalancing) this.consumer.on(this.consumer.events.REBALANCING, () => onRebalancing());
+    if (onAssigned)
+      this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) =>
+        onAssigned(payload.memberAssignment[options.topic] ?? []),
+      );
   }
 
   async start(handle: OrderEventHandler): Promise<void> {
@@ -114,7 +124,8 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
     const handled = await Promise.all(
       [...perOrder.values()].map(async (events) => {
         for (const event of events)
-          if (!(await this.handleUntilDone(event, handle, heartbeat, owned))) return false;
+          if (!(await this.handleUntilDone(event, batch.partition, handle, heartbeat, owned)))
+            return false;
         return true;
       }),
     );
@@ -139,13 +150,14 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
   /** False when the partition was lost (or the consumer closed) before the handler succeeded. */
   private async handleUntilDone(
     event: PublicOrderEvent,
+    partition: number,
     handle: OrderEventHandler,
     heartbeat: () => Promise<void>,
     owned: () => boolean,
   ): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await handle(event);
+        await handle(event, { partition });
         return true;
       } catch (error) {
         this.options.onHandlerError?.(error, event);

@@ -103,6 +103,12 @@ const ops = {
     for (const row of rows) requeue(row, now);
     return rows.length;
   },
+  // A cache of partition schedules (cluster/) drops a partition it no longer owns.
+  forget({ ids }) {
+    const list = JSON.stringify(ids);
+    statement('DELETE FROM webhook_attempt WHERE delivery_id IN (SELECT value FROM json_each(?))').run(list);
+    statement('DELETE FROM webhook_delivery WHERE id IN (SELECT value FROM json_each(?))').run(list);
+  },
 };
 
 const steps = new Map(Object.entries(ops).map(([name, op]) => [name, db.transaction(op)]));

@@ -16,6 +16,7 @@ interface Writes {
   ];
   redeliver: [{ id: string; now: number; merchantId?: string }, boolean];
   redeliverDeadLettered: [{ merchantId: string; now: number }, number];
+  forget: [{ ids: readonly string[] }, void];
 }
 
 interface Queued {

@@ -31,8 +31,9 @@ export class HandFedConsumer implements OrderEventConsumer {
   async start(handle: OrderEventHandler): Promise<void> {
     this.handle = handle;
   }
-  feed(envelope: PublicOrderEvent): Promise<void> {
-    return this.handle!(envelope);
+  /** `partition`: the Kafka partition the event would come from. */
+  feed(envelope: PublicOrderEvent, partition?: number): Promise<void> {
+    return this.handle!(envelope, partition === undefined ? undefined : { partition });
   }
   async close(): Promise<void> {
     this.handle = undefined;
@@ -67,6 +68,19 @@ export class ScriptedSender implements WebhookSender {
     this.hanging.forEach((release) => release());
   }
 }
+
+/** Every merchant enabled, with its secretOf secret. */
+export const testMerchants = {
+  find: (id: string) => ({
+    id,
+    enabled: true,
+    notificationSecret: secretOf(id),
+    passwordHash: '',
+    test: true,
+    permissions: [],
+    cardMask: '6.4' as const,
+  }),
+};
 
 export const testConfig = (overrides: Partial<WebhookConfig> = {}): WebhookConfig => ({
   retryDelaysMs: [0, 30, 30],
@@ -134,17 +148,7 @@ export async function startHarness(
   const dispatcher = new WebhookDispatcher({
     config: testConfig(options.config),
     deliveries,
-    merchants: {
-      find: (id) => ({
-        id,
-        enabled: true,
-        notificationSecret: secretOf(id),
-        passwordHash: '',
-        test: true,
-        permissions: [],
-        cardMask: '6.4',
-      }),
-    },
+    merchants: testMerchants,
     consumer,
     sender,
   });
