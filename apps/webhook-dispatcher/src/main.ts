@@ -40,6 +40,7 @@ async function main(): Promise<void> {
   const ops = new DispatcherOpsServer(registry, () => ({
     status: stopping ? 'stopping' : 'up',
     pendingDeliveries: deliveries.pendingCount(),
+    ...(deliveries instanceof ClusterDeliveryStore ? { partitions: deliveries.partitions() } : {}),
   }));
   const opsPort = await ops.listen(config.opsPort);
   await dispatcher.start();

@@ -148,6 +148,22 @@ export function describeClusterDeliveryContract(
       expect(types).toEqual(['PartitionClaimed', 'PartitionClaimed']);
     });
 
+    it('takes back a partition it once held and gave up, after another held it', async () => {
+      const a = await started();
+      const b = await started();
+      const holds = (dispatcher: typeof a, partitions: number[]) =>
+        eventually(() => dispatcher.queue.partitions().join() === partitions.join(), 5000);
+      a.queue.onAssigned([3]);
+      await holds(a, [3]);
+      a.queue.onAssigned([]);
+      b.queue.onAssigned([3]);
+      await holds(b, [3]);
+      b.queue.onAssigned([]);
+      a.queue.onAssigned([3]);
+      await holds(a, [3]);
+      await holds(b, []);
+    });
+
     it('records an event once, across owners; dead letters are redelivered through the read model of any node', async () => {
       const dead = 'https://shop.example/o-3/dead';
       let healed = false;

@@ -43,6 +43,7 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
   private readonly consumer: Consumer;
   private readonly closing = new AbortController();
   private started = false;
+  private handler: OrderEventHandler | undefined;
 
   constructor(private readonly options: KafkaOrderEventConsumerOptions) {
     this.consumer = createKafka(options).consumer({
@@ -50,8 +51,15 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
       allowAutoTopicCreation: true,
       ...(options.sessionTimeoutMs ? { sessionTimeout: options.sessionTimeoutMs } : {}),
       ...(options.maxWaitTimeMs ? { maxWaitTimeInMs: options.maxWaitTimeMs } : {}),
-      // kafkajs restarts the consumer itself after retriable failures; after others, so do we.
+      // kafkajs restarts the consumer itself after retriable failures (others: CRASH below).
       retry: { restartOnFailure: async () => true },
+    });
+    // kafkajs restarts itself only after retriable errors (restartOnFailure is not asked about
+    // the others): after any other crash, e.g. a SyncGroup refused, the consumer rejoins here.
+    this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
+      if (payload.restart || this.closing.signal.aborted || !this.handler) return;
+      this.options.onConnectionError?.(payload.error);
+      void this.keepJoining(this.handler);
     });
     const { onRebalancing, onAssigned } = options;
     if (onRebalancing) this.consumer.on(this.consumer.events.REBALANCING, () => onRebalancing());
@@ -65,6 +73,7 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
     if (this.closing.signal.aborted) throw new OrderEventBusClosedError();
     if (this.started) throw new Error('KafkaOrderEventConsumer is already started');
     this.started = true;
+    this.handler = handle;
     void this.join(handle).catch(() => this.keepJoining(handle));
   }
 

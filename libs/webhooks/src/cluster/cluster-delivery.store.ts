@@ -46,6 +46,8 @@ export class ClusterDeliveryStore implements DeliveryQueue {
   private readonly schedule = new SqliteDeliveryStore(join(this.directory, 'schedule.db'));
   private readonly claims = new Map<number, Promise<PartitionSchedule>>();
   private readonly held = new Set<PartitionSchedule>();
+  /** The partitions claimed, with their schedules. */
+  private readonly owned = new Map<number, PartitionSchedule>();
   private readonly poller: NodeJS.Timeout;
   private rebalancing = false;
 
@@ -86,6 +88,14 @@ export class ClusterDeliveryStore implements DeliveryQueue {
 
   nextDueAt(): number | undefined {
     return this.schedule.nextDueAt();
+  }
+
+  /** The partitions whose deliveries this dispatcher sends now (health, tests). */
+  partitions(): number[] {
+    return [...this.owned]
+      .filter(([, schedule]) => schedule.active)
+      .map(([partition]) => partition)
+      .sort((a, b) => a - b);
   }
 
   pendingCount(): number {
@@ -132,22 +142,25 @@ export class ClusterDeliveryStore implements DeliveryQueue {
       this.owner,
     );
     this.held.add(schedule);
-    const claimed = schedule.claim(this.options.handoverMs).then(() => schedule);
-    // Reported by ready() (the consumer retries the event) or the next assignment.
-    claimed.catch(() => this.drop(schedule));
+    const claimed = schedule.claim(this.options.handoverMs).then(() => {
+      this.owned.set(partition, schedule);
+      return schedule;
+    });
     this.claims.set(partition, claimed);
+    // The event store failed us: try again while the partition is still ours.
+    claimed.catch(async (error: unknown) => {
+      this.options.onError?.(error, schedule.streamId);
+      await this.drop(schedule);
+      await new Promise((done) => setTimeout(done, this.options.pollMs));
+      if (this.claims.get(partition) === claimed) this.claim(partition);
+    });
   }
 
-  /** The partition's schedule, claimed; a failed claim is started again (the caller retries). */
+  /** The partition's schedule once claimed (a failed claim is tried again: the caller retries). */
   private async ready(partition: number): Promise<PartitionSchedule> {
     const claimed = this.claims.get(partition);
     if (!claimed) throw new PartitionLostError(partitionStreamId(this.options.topic, partition));
-    try {
-      return await claimed;
-    } catch (error) {
-      if (this.claims.get(partition) === claimed) this.claim(partition);
-      throw error;
-    }
+    return claimed;
   }
 
   private async release(partition: number): Promise<void> {
@@ -166,6 +179,8 @@ export class ClusterDeliveryStore implements DeliveryQueue {
   /** Forgets a schedule and its deliveries (lost, released, or never claimed). */
   private async drop(schedule: PartitionSchedule): Promise<void> {
     if (!this.held.delete(schedule)) return;
+    for (const [partition, owned] of this.owned)
+      if (owned === schedule) this.owned.delete(partition);
     await this.schedule.forget([...schedule.ids]).catch(() => undefined);
   }
 

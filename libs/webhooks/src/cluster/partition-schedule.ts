@@ -74,6 +74,9 @@ export class PartitionSchedule {
       await this.catchUp();
     }
     await this.appendFenced([partitionEvent('PartitionClaimed', { owner: this.me })]);
+    // Only from here on does another's claim mean this one lost the partition: claims folded
+    // from the stream's past (this dispatcher's own earlier ones included) are history.
+    this.claimed = true;
   }
 
   /** Appends events (then applies them to the local schedule); rejects once the partition is lost. */
@@ -148,8 +151,7 @@ export class PartitionSchedule {
         const { owner } = event.data as PartitionEventData['PartitionClaimed'];
         this.owner = owner;
         this.released = false;
-        if (owner === this.me) this.claimed = true;
-        else if (this.claimed) this.lostTo = owner;
+        if (owner !== this.me && this.claimed) this.lostTo = owner;
       } else if (event.type === 'PartitionReleased') {
         this.released =
           (event.data as PartitionEventData['PartitionReleased']).owner === this.owner;
