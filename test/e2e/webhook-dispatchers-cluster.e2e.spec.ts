@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { KurrentDbEventStore } from '@gateway/event-store';
 import { startDispatcher, type RunningDispatcher } from '../support/dispatcher-process';
 import {
@@ -34,6 +37,7 @@ import {
  * dispatcher is killed (-9) under load; the others take its partitions and their retries.
  */
 const TOPIC = 'gateway.order-events';
+const CLI = resolve(__dirname, '../../dist/apps/webhook-dispatcher/src/cli/webhooks.cli.js');
 const PARTITIONS = [0, 1, 2, 3];
 /** Delays after each failure: attempts 1-5, then dead. */
 const DELAYS_MS = [0, 400, 400, 400];
@@ -215,6 +219,13 @@ describeWithKafka()('several webhook dispatchers on Kafka and KurrentDB', () => 
     expect(shown.attemptLog.map((a: { statusCode: number }) => a.statusCode)).toEqual([
       503, 503, 503, 503, 503, 200,
     ]);
+    // The operators' CLI reads the same schedules from the event store, no file.
+    const cli = (...args: string[]) =>
+      promisify(execFile)(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+    const shownByCli = JSON.parse((await cli('show', dead.id)).stdout);
+    expect(shownByCli).toMatchObject({ status: 'DELIVERED', attempts: 6 });
+    const listed = await cli('list', '--merchant', 'TESTMERCHANT', '--status', 'DEAD_LETTERED');
+    expect(listed.stdout.trim().split('\n')).toHaveLength(1); // the header: none dead any more
     // Nothing is left pending anywhere.
     const pending = await api.get('/webhook/delivery?status=PENDING&limit=100');
     expect(pending.body.deliveries).toEqual([]);

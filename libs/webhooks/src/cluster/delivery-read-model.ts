@@ -39,7 +39,11 @@ export class DeliveryReadModel implements DeliveryLog {
   private lastWrite: Promise<unknown> = Promise.resolve();
   private waiters: Array<{ position: GlobalPosition; done: () => void }> = [];
 
-  constructor(private readonly store: EventStore) {
+  /** `ownsStore`: close the event store too (the CLI opens one for this alone). */
+  constructor(
+    private readonly store: EventStore,
+    private readonly ownsStore = false,
+  ) {
     this.subscription = store.subscribe({ streamPrefix: DELIVERY_STREAM_PREFIX });
     this.folding = this.fold();
   }
@@ -50,6 +54,20 @@ export class DeliveryReadModel implements DeliveryLog {
 
   get(id: string, merchantId?: string): DeliveryDetail | undefined {
     return this.log.get(id, merchantId);
+  }
+
+  /** Resolves once the fold has applied every schedule event committed before the call (the CLI). */
+  async caughtUp(): Promise<void> {
+    for (;;) {
+      const after = this.applied < 0n ? undefined : this.applied;
+      const ahead = await this.store.readAll({
+        ...(after !== undefined ? { after } : {}),
+        streamPrefix: DELIVERY_STREAM_PREFIX,
+        maxCount: 1,
+      });
+      if (ahead.length === 0) return void (await this.lastWrite);
+      await new Promise((done) => setTimeout(done, 20));
+    }
   }
 
   /** Pending deliveries of every partition, as far as the fold got (metrics). */
@@ -84,6 +102,7 @@ export class DeliveryReadModel implements DeliveryLog {
     await this.folding.catch(() => undefined);
     await this.log.close();
     rmSync(this.directory, { recursive: true, force: true });
+    if (this.ownsStore) await this.store.close();
   }
 
   /** Appends the redelivery requests to their partitions, then waits for the fold to apply them. */
