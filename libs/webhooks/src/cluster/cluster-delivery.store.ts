@@ -43,7 +43,9 @@ const RELEASE_GRACE_MS = 1000;
 export class ClusterDeliveryStore implements DeliveryQueue {
   private readonly owner = randomUUID();
   private readonly directory = mkdtempSync(join(tmpdir(), 'webhook-schedule-'));
-  private readonly schedule = new SqliteDeliveryStore(join(this.directory, 'schedule.db'));
+  private readonly schedule = new SqliteDeliveryStore(join(this.directory, 'schedule.db'), {
+    cache: true,
+  });
   private readonly claims = new Map<number, Promise<PartitionSchedule>>();
   private readonly held = new Set<PartitionSchedule>();
   /** The partitions claimed, with their schedules. */

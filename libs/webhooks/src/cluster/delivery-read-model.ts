@@ -29,7 +29,9 @@ const MAX_QUEUED_WRITES = 512;
  */
 export class DeliveryReadModel implements DeliveryLog {
   private readonly directory = mkdtempSync(join(tmpdir(), 'webhook-deliveries-'));
-  private readonly log = new SqliteDeliveryStore(join(this.directory, 'deliveries.db'));
+  private readonly log = new SqliteDeliveryStore(join(this.directory, 'deliveries.db'), {
+    cache: true,
+  });
   /** The partition stream of each delivery, where its redelivery requests go. */
   private readonly streamOf = new Map<string, string>();
   private readonly subscription: Subscription;

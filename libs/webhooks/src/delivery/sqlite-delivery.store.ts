@@ -90,12 +90,13 @@ export class SqliteDeliveryStore implements DeliveryQueue, DeliveryLog {
   private readonly writer: DeliveryWriter;
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(filename: string) {
+  /** `options.cache`: a file rebuilt from the event store at every start (cluster/), not fsynced. */
+  constructor(filename: string, options: { readonly cache?: boolean } = {}) {
     this.db = new Database(filename);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
-    this.writer = new DeliveryWriter(filename);
+    this.writer = new DeliveryWriter(filename, options.cache);
   }
 
   /** Records a delivery; false when one for this event exists already (a redelivered event). */
