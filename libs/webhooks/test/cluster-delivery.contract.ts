@@ -26,6 +26,8 @@ export interface ClusterContractStore {
 
 const TOPIC = 'order-events';
 const HANDOVER_MS = 400;
+/** The wait before a third attempt: long enough to hand a partition over meanwhile. */
+const RETRY_MS = 600;
 
 /** One dispatcher of the group: its cluster queue, hand-fed consumer and sender. */
 async function dispatcherOn(store: EventStore, sender: ScriptedSender) {
@@ -37,7 +39,7 @@ async function dispatcherOn(store: EventStore, sender: ScriptedSender) {
   });
   const consumer = new HandFedConsumer();
   const dispatcher = new WebhookDispatcher({
-    config: testConfig({ retryDelaysMs: [0, 150, 150] }),
+    config: testConfig({ retryDelaysMs: [0, RETRY_MS, RETRY_MS] }),
     deliveries: queue,
     merchants: testMerchants,
     consumer,
@@ -109,7 +111,7 @@ export function describeClusterDeliveryContract(
       const steady = 'https://shop.example/o-2/steady';
       await a.feed(await authorized(orders, 'c1-o-1', flaky), 0);
       await b.feed(await authorized(orders, 'c1-o-2', steady), 1);
-      await eventually(() => b.sender.to(steady).length === 1 && a.sender.to(flaky).length >= 1);
+      await eventually(() => b.sender.to(steady).length === 1 && a.sender.to(flaky).length === 2);
       expect(a.sender.to(steady)).toHaveLength(0);
       expect(b.sender.to(flaky)).toHaveLength(0);
       // Partition 0 moves to b while its delivery waits for a retry.
@@ -123,6 +125,11 @@ export function describeClusterDeliveryContract(
       );
       await new Promise((done) => setTimeout(done, 400));
       expect(attemptsOf([a.sender, b.sender], flaky)).toEqual(['1', '2', '3']);
+      // The third went from b, on the schedule a set: no sooner than the delay after the second.
+      expect(attemptsOf([b.sender], flaky)).toEqual(['3']);
+      const [second] = a.sender.to(flaky).slice(1);
+      const [third] = b.sender.to(flaky);
+      expect(third.at - second.at).toBeGreaterThanOrEqual(RETRY_MS - 20);
       expect(b.sender.to(steady)).toHaveLength(1);
     });
 

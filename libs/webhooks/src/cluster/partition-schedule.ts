@@ -45,6 +45,8 @@ export class PartitionSchedule {
   private lostTo: string | undefined;
   private queue: QueuedWrite[] = [];
   private appending = false;
+  /** Reads and appends run one at a time: each moves the revision and applies what it saw. */
+  private serial: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: EventStore,
@@ -91,7 +93,7 @@ export class PartitionSchedule {
   /** Picks up what others appended (redelivery requests, a new owner's claim). */
   async poll(): Promise<void> {
     // An append succeeding at the expected revision proves nothing came in meanwhile.
-    if (!this.appending) await this.catchUp();
+    if (!this.appending) await this.exclusive(() => this.catchUp());
   }
 
   /** Gives the partition up (after its attempts in flight ended), unless it was taken already. */
@@ -108,7 +110,7 @@ export class PartitionSchedule {
     const batch = this.queue;
     this.queue = [];
     try {
-      await this.appendFenced(batch.flatMap((write) => write.events));
+      await this.exclusive(() => this.appendFenced(batch.flatMap((write) => write.events)));
       batch.forEach((write) => write.resolve());
     } catch (error) {
       batch.forEach((write) => write.reject(error));
@@ -116,6 +118,13 @@ export class PartitionSchedule {
       this.appending = false;
     }
     void this.flush();
+  }
+
+  /** Runs `task` once the read or append before it has ended (an event applied twice would count twice). */
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.serial.then(task, task);
+    this.serial = run.catch(() => undefined);
+    return run;
   }
 
   private async appendFenced(events: readonly NewEvent[]): Promise<void> {

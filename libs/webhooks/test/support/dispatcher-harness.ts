@@ -44,6 +44,8 @@ export interface SentRequest {
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly body: string;
+  /** When it was sent (epoch ms). */
+  readonly at: number;
 }
 
 /** Answers by URL: a status, or 'hang' (never answers until the sender is closed). */
@@ -53,7 +55,7 @@ export class ScriptedSender implements WebhookSender {
   constructor(public answer: (url: string, nth: number) => number | 'hang' = () => 200) {}
 
   send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
-    this.sent.push({ url, headers, body });
+    this.sent.push({ url, headers, body, at: Date.now() });
     const status = this.answer(url, this.sent.filter((s) => s.url === url).length);
     if (status !== 'hang') return Promise.resolve({ statusCode: status, latencyMs: 1 });
     return new Promise((resolve) => {
