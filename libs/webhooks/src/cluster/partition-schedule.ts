@@ -86,7 +86,8 @@ export class PartitionSchedule {
     if (this.lostTo !== undefined) return Promise.reject(new PartitionLostError(this.streamId));
     return new Promise((resolve, reject) => {
       this.queue.push({ events, resolve, reject });
-      void this.flush();
+      // The writes of this turn of the event loop go in one append.
+      if (this.queue.length === 1) setImmediate(() => void this.flush());
     });
   }
 
