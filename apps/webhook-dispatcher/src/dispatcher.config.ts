@@ -2,8 +2,10 @@ import { isAbsolute, resolve } from 'node:path';
 import {
   busConfigOf,
   ConfigError,
+  eventStoreOf,
   logLevelOf,
   type BusConfig,
+  type EventStoreSelection,
   type LogLevel,
 } from '@gateway/config';
 import { loadGatewayWebhooks, type GatewayWebhooksConfig, parseDuration } from '@gateway/webhooks';
@@ -20,6 +22,8 @@ export interface DispatcherConfig {
   /** How long the consumer group waits for a silent member (a killed dispatcher) before rebalancing. */
   readonly sessionTimeoutMs: number;
   readonly webhooks: Omit<GatewayWebhooksConfig, 'dispatcher'>;
+  /** Where the partition schedules live when GATEWAY_WEBHOOK_STORE=event-store. */
+  readonly eventStore: EventStoreSelection;
   /** Loopback port of /metrics and /health (0: a free one, printed at start). */
   readonly opsPort: number;
   readonly logLevel: LogLevel;
@@ -41,13 +45,14 @@ export function loadDispatcherConfig(
     problems.push(
       "GATEWAY_WEBHOOK_DISPATCHER='embedded' means the gateway delivers webhooks itself: set it to external for the gateway and this dispatcher",
     );
-  const { deliveryDb, delivery } = loadGatewayWebhooks(env, problems, dataDir, cwd);
+  const { deliveryDb, store, delivery } = loadGatewayWebhooks(env, problems, dataDir, cwd);
   const config = {
     dataDir,
     merchantsFile: defaultMerchantsFile(env, cwd),
     bus: bus as DispatcherConfig['bus'],
     sessionTimeoutMs: sessionTimeout(env.KAFKA_SESSION_TIMEOUT, problems),
-    webhooks: { deliveryDb, delivery },
+    webhooks: { deliveryDb, store, delivery },
+    eventStore: eventStoreOf(env, problems),
     opsPort: opsPort(env.GATEWAY_DISPATCHER_PORT, problems),
     logLevel: logLevelOf(env, problems),
   };

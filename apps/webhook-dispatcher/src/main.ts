@@ -3,9 +3,15 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import { ConfigError } from '@gateway/config';
 import { MerchantFileError, MerchantRegistry, reloadMerchantsOnHangup } from '@gateway/merchants';
 import { createLogger } from '@gateway/logging';
+import { createEventStore } from '@gateway/event-store';
 import { kafkaOrderEventConsumer } from '@gateway/order-events';
-import { SqliteDeliveryStore, WebhookDispatcher, WebhookMetrics } from '@gateway/webhooks';
-import { loadDispatcherConfig } from './dispatcher.config';
+import {
+  ClusterDeliveryStore,
+  SqliteDeliveryStore,
+  WebhookDispatcher,
+  WebhookMetrics,
+} from '@gateway/webhooks';
+import { loadDispatcherConfig, type DispatcherConfig } from './dispatcher.config';
 import { DispatcherOpsServer } from './ops/dispatcher-ops.server';
 
 /** Beyond the attempts' own time limit, how long closing Kafka and the stores may take. */
@@ -20,24 +26,21 @@ async function main(): Promise<void> {
   const config = loadDispatcherConfig();
   const merchants = MerchantRegistry.load(config.merchantsFile);
   const logger = createLogger(config.logLevel, undefined, 'webhook-dispatcher');
-  const { deliveryDb } = config.webhooks;
-  const deliveries = await openingDatabaseFile(
-    deliveryDb,
-    () => new SqliteDeliveryStore(deliveryDb),
-  );
+  const { deliveries, close, ownership, where } = await openDeliveries(config, logger);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const dispatcher = new WebhookDispatcher({
     config: config.webhooks.delivery,
     deliveries,
     merchants,
-    consumer: kafkaOrderEventConsumer(config.bus, logger, config.sessionTimeoutMs),
+    consumer: kafkaOrderEventConsumer(config.bus, logger, config.sessionTimeoutMs, ownership),
     observer: new WebhookMetrics(registry, () => deliveries.pendingCount()),
   });
   let stopping = false;
   const ops = new DispatcherOpsServer(registry, () => ({
     status: stopping ? 'stopping' : 'up',
     pendingDeliveries: deliveries.pendingCount(),
+    ...(deliveries instanceof ClusterDeliveryStore ? { partitions: deliveries.partitions() } : {}),
   }));
   const opsPort = await ops.listen(config.opsPort);
   await dispatcher.start();
@@ -46,7 +49,7 @@ async function main(): Promise<void> {
   // Tests and scripts read this line to find the metrics port when GATEWAY_DISPATCHER_PORT=0.
   console.log(
     `webhook dispatcher running: topic ${topic}, consumer group ${consumerGroup}, ` +
-      `deliveries in ${config.webhooks.deliveryDb}, metrics and health listening on http://127.0.0.1:${opsPort}`,
+      `deliveries in ${where}, metrics and health listening on http://127.0.0.1:${opsPort}`,
   );
   const attemptLimitMs = config.webhooks.delivery.timeoutMs;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -59,7 +62,7 @@ async function main(): Promise<void> {
       dispatcher
         .close(attemptLimitMs)
         .then(async () => {
-          await deliveries.close();
+          await close();
           await ops.close();
         })
         .then(
@@ -71,6 +74,41 @@ async function main(): Promise<void> {
         );
     });
   }
+}
+
+/**
+ * The delivery store: GATEWAY_WEBHOOK_DB for a lone dispatcher, or (GATEWAY_WEBHOOK_STORE=
+ * event-store) the schedules of the partitions the consumer group assigns this one, kept in the
+ * event store, so that several dispatchers share the topic with each delivery sent by one.
+ */
+async function openDeliveries(config: DispatcherConfig, logger: ReturnType<typeof createLogger>) {
+  const { deliveryDb, store, delivery } = config.webhooks;
+  if (store === 'sqlite' || config.eventStore.kind !== 'kurrentdb') {
+    const deliveries = await openingDatabaseFile(
+      deliveryDb,
+      () => new SqliteDeliveryStore(deliveryDb),
+    );
+    return { deliveries, close: () => deliveries.close(), ownership: {}, where: deliveryDb };
+  }
+  const eventStore = await createEventStore(config.eventStore);
+  const deliveries = new ClusterDeliveryStore({
+    store: eventStore,
+    topic: config.bus.topic,
+    // A partition's previous owner has this long to log its attempts in flight and release it.
+    handoverMs: delivery.timeoutMs + 1000,
+    pollMs: delivery.pollMs,
+    onError: (error, streamId) =>
+      logger.warn({ err: (error as Error).message, streamId }, 'delivery schedule unreadable'),
+  });
+  return {
+    deliveries,
+    close: () => deliveries.close().finally(() => eventStore.close()),
+    ownership: {
+      onRebalancing: () => deliveries.onRebalancing(),
+      onAssigned: (partitions: readonly number[]) => deliveries.onAssigned(partitions),
+    },
+    where: 'the event store (a schedule per partition)',
+  };
 }
 
 if (require.main === module) {

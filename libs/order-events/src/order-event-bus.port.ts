@@ -13,8 +13,16 @@ export interface OrderEventPublisher {
   close(): Promise<void>;
 }
 
+/** Where a consumed event came from: its Kafka partition (a bus without partitions says 0). */
+export interface OrderEventSource {
+  readonly partition: number;
+}
+
 /** Handles one event; the consumer acknowledges it (commits the offset) once this resolves. */
-export type OrderEventHandler = (event: PublicOrderEvent) => Promise<void>;
+export type OrderEventHandler = (
+  event: PublicOrderEvent,
+  source?: OrderEventSource,
+) => Promise<void>;
 
 export interface OrderEventConsumer {
   /**

@@ -11,3 +11,7 @@ export * from './webhook.metrics';
 export * from './delivery/delivery.types';
 export * from './delivery/sqlite-delivery.store';
 export * from './delivery/retry-schedule';
+export * from './cluster/partition-events';
+export * from './cluster/partition-schedule';
+export * from './cluster/cluster-delivery.store';
+export * from './cluster/delivery-read-model';

@@ -1,17 +1,17 @@
 import { orderStreamId } from '@gateway/domain';
-import type { OrderEventConsumer, PublicOrderEvent } from '@gateway/order-events';
+import type { OrderEventConsumer, OrderEventSource, PublicOrderEvent } from '@gateway/order-events';
 import type { MerchantRegistry } from '@gateway/merchants';
 import { DeliveryScheduler, type DeliveryObserver } from './delivery/delivery-scheduler';
 import { notificationFor } from './delivery/notification';
 import { RetrySchedule } from './delivery/retry-schedule';
-import type { SqliteDeliveryStore } from './delivery/sqlite-delivery.store';
+import type { DeliveryQueue } from './delivery/delivery.types';
 import { AddressGuard } from './sending/address-guard';
 import { HttpsWebhookSender, type WebhookSender } from './sending/webhook-sender';
 import type { WebhookConfig } from './webhook.config';
 
 export interface DispatcherParts {
   readonly config: WebhookConfig;
-  readonly deliveries: SqliteDeliveryStore;
+  readonly deliveries: DeliveryQueue;
   readonly merchants: Pick<MerchantRegistry, 'find'>;
   readonly consumer: OrderEventConsumer;
   readonly observer?: DeliveryObserver;
@@ -53,11 +53,11 @@ export class WebhookDispatcher {
 
   async start(): Promise<void> {
     this.scheduler.start();
-    await this.parts.consumer.start((event) => this.handle(event));
+    await this.parts.consumer.start((event, source) => this.handle(event, source));
   }
 
   /** The consumer's handler: resolves once the notification (if any) is durable. */
-  async handle(event: PublicOrderEvent): Promise<void> {
+  async handle(event: PublicOrderEvent, source?: OrderEventSource): Promise<void> {
     // Notifications are on for every enabled merchant of the merchants file.
     if (!this.parts.merchants.find(event.merchantId)?.enabled) return;
     const notification = notificationFor(event);
@@ -75,6 +75,7 @@ export class WebhookDispatcher {
         ...notification,
       },
       Date.now(),
+      source?.partition,
     );
     if (recorded) this.scheduler.nudge();
   }

@@ -2,6 +2,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { loadWebhookConfig, type WebhookConfig } from './webhook.config';
 
 export const DISPATCHER_PLACEMENTS = ['embedded', 'external'] as const;
+export const DELIVERY_STORES = ['sqlite', 'event-store'] as const;
 
 /** Webhooks as the gateway runs them. */
 export interface GatewayWebhooksConfig {
@@ -13,6 +14,11 @@ export interface GatewayWebhooksConfig {
   readonly dispatcher: (typeof DISPATCHER_PLACEMENTS)[number];
   /** The delivery store: pending deliveries, attempts, dead letters (GATEWAY_WEBHOOK_DB). */
   readonly deliveryDb: string;
+  /**
+   * sqlite: the delivery store is GATEWAY_WEBHOOK_DB, for one dispatcher; event-store: one
+   * schedule stream per Kafka partition in KurrentDB, for several dispatchers (cluster/).
+   */
+  readonly store: (typeof DELIVERY_STORES)[number];
   readonly delivery: WebhookConfig;
 }
 
@@ -26,9 +32,17 @@ export function loadGatewayWebhooks(
   if (!(DISPATCHER_PLACEMENTS as readonly string[]).includes(placement))
     problems.push(`GATEWAY_WEBHOOK_DISPATCHER='${placement}' must be embedded or external`);
   const db = env.GATEWAY_WEBHOOK_DB || join(dataDir, 'webhooks.db');
+  const store = env.GATEWAY_WEBHOOK_STORE || 'sqlite';
+  if (!(DELIVERY_STORES as readonly string[]).includes(store))
+    problems.push(`GATEWAY_WEBHOOK_STORE='${store}' must be sqlite or event-store`);
+  else if (store === 'event-store' && env.GATEWAY_EVENT_STORE !== 'kurrentdb')
+    problems.push(
+      'GATEWAY_WEBHOOK_STORE=event-store needs GATEWAY_EVENT_STORE=kurrentdb: the delivery schedules live in the event store every node shares',
+    );
   return {
     dispatcher: placement === 'external' ? 'external' : 'embedded',
     deliveryDb: isAbsolute(db) ? db : resolve(cwd, db),
+    store: store === 'event-store' ? 'event-store' : 'sqlite',
     delivery: loadWebhookConfig(env, problems, cwd),
   };
 }

@@ -113,6 +113,10 @@ export function loadConfig(
     );
   const bus = busConfigOf(env, problems);
   const webhooks = loadGatewayWebhooks(env, problems, path('GATEWAY_DATA_DIR', 'data'), cwd);
+  if (webhooks.store === 'event-store' && webhooks.dispatcher !== 'external')
+    problems.push(
+      'GATEWAY_WEBHOOK_STORE=event-store needs GATEWAY_WEBHOOK_DISPATCHER=external: standalone dispatchers deliver, the gateway serves the delivery API',
+    );
   const config: GatewayConfig = {
     port: integer('PORT', 8080, 0, 65535),
     host,

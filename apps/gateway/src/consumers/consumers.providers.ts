@@ -3,7 +3,12 @@ import type { EventStore, SqliteEventStore } from '@gateway/event-store';
 import type { GatewayLogger } from '@gateway/logging';
 import type { MerchantRegistry } from '@gateway/merchants';
 import { SqliteOrderSummaryReadModel, type OrderSummaryReadModel } from '@gateway/projections';
-import { SqliteDeliveryStore, WebhookMetrics } from '@gateway/webhooks';
+import {
+  DeliveryReadModel,
+  SqliteDeliveryStore,
+  WebhookMetrics,
+  type DeliveryLog,
+} from '@gateway/webhooks';
 import {
   Inject,
   type BeforeApplicationShutdown,
@@ -50,8 +55,14 @@ export function consumersProviders(config: GatewayConfig): Provider[] {
     },
     {
       provide: WEBHOOK_DELIVERIES,
-      useFactory: (metrics: GatewayMetrics) => {
+      useFactory: (metrics: GatewayMetrics, store: EventStore) => {
         const { deliveryDb } = config.webhooks;
+        // Dispatchers sharing the topic keep the deliveries in the event store (docs/webhooks.md).
+        if (config.webhooks.store === 'event-store') {
+          const deliveries = new DeliveryReadModel(store);
+          new WebhookMetrics(metrics.registry, () => deliveries.pendingCount());
+          return deliveries;
+        }
         return openingDatabaseFile(deliveryDb, () => {
           const deliveries = new SqliteDeliveryStore(deliveryDb);
           // With the dispatcher on the consumers thread, its metrics come from there.
@@ -60,7 +71,7 @@ export function consumersProviders(config: GatewayConfig): Provider[] {
           return deliveries;
         });
       },
-      inject: [GatewayMetrics],
+      inject: [GatewayMetrics, EVENT_STORE],
     },
     {
       provide: CONSUMERS,
@@ -111,7 +122,7 @@ class ConsumersShutdown implements BeforeApplicationShutdown, OnApplicationShutd
   constructor(
     @Inject(CONSUMERS) private readonly consumers: Consumers,
     @Inject(ORDER_SUMMARIES) private readonly summaries: Partial<OrderSummaryReadModel>,
-    @Inject(WEBHOOK_DELIVERIES) private readonly deliveries: SqliteDeliveryStore,
+    @Inject(WEBHOOK_DELIVERIES) private readonly deliveries: DeliveryLog,
   ) {}
 
   beforeApplicationShutdown(): Promise<void> {

@@ -1,10 +1,6 @@
 import { ApiError } from '@gateway/contract';
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
-import {
-  DELIVERY_STATUSES,
-  type DeliveryStatus,
-  type SqliteDeliveryStore,
-} from '@gateway/webhooks';
+import { DELIVERY_STATUSES, type DeliveryLog, type DeliveryStatus } from '@gateway/webhooks';
 import { AuthenticatedMerchant, BasicAuthGuard } from '../auth/basic-auth.guard';
 import { parseOrderPath } from '../http/path-params';
 import type { Merchant } from '@gateway/merchants';
@@ -22,7 +18,7 @@ type ListQuery = { status?: string; limit?: string; before?: string };
 @UseGuards(BasicAuthGuard)
 export class WebhookDeliveryHttpController {
   constructor(
-    @Inject(WEBHOOK_DELIVERIES) private readonly deliveries: SqliteDeliveryStore,
+    @Inject(WEBHOOK_DELIVERIES) private readonly deliveries: DeliveryLog,
     @Inject(CONSUMERS) private readonly consumers: Consumers,
   ) {}
 

@@ -1,7 +1,11 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { ConfigError, eventStoreOf } from '@gateway/config';
+import { createEventStore } from '@gateway/event-store';
 import {
   DELIVERY_STATUSES,
+  DeliveryReadModel,
+  type DeliveryLog,
   type DeliveryStatus,
   type DeliverySummary,
   SqliteDeliveryStore,
@@ -12,7 +16,9 @@ const USAGE = `usage:
   webhooks show <deliveryId>
   webhooks redeliver <deliveryId>
   webhooks redeliver --merchant <id> --dead-lettered
-options: --db <file>   the delivery store (default: GATEWAY_WEBHOOK_DB, else GATEWAY_DATA_DIR/webhooks.db)`;
+options: --db <file>   the delivery store (default: GATEWAY_WEBHOOK_DB, else GATEWAY_DATA_DIR/webhooks.db)
+With GATEWAY_WEBHOOK_STORE=event-store it reads the partition schedules in KurrentDB
+(GATEWAY_EVENT_STORE=kurrentdb, KURRENTDB_CONNECTION_STRING) instead of a file.`;
 
 export interface CliOutput {
   out(line: string): void;
@@ -61,6 +67,7 @@ export async function runWebhooksCli(
 ): Promise<number> {
   const { positional, flags } = parseArgs(args);
   const [command, id] = positional;
+  const clustered = env.GATEWAY_WEBHOOK_STORE === 'event-store';
   const db = flags.get('db') || defaultDeliveryDb(env);
   const status = flags.get('status');
   const limit = Number(flags.get('limit') ?? 20);
@@ -74,14 +81,14 @@ export async function runWebhooksCli(
           ? 'show needs a delivery id'
           : command === 'redeliver' && !id && !(flags.has('merchant') && flags.has('dead-lettered'))
             ? 'redeliver needs a delivery id, or --merchant <id> --dead-lettered'
-            : !existsSync(db)
+            : !clustered && !existsSync(db)
               ? `no delivery store at ${db}`
               : undefined;
   if (problem) {
     io.err(`${problem}\n${USAGE}`);
     return 2;
   }
-  const store = new SqliteDeliveryStore(db);
+  const store = clustered ? await partitionSchedules(env) : new SqliteDeliveryStore(db);
   try {
     if (command === 'list') {
       const before = flags.get('before');
@@ -116,6 +123,21 @@ export async function runWebhooksCli(
   } finally {
     await store.close();
   }
+}
+
+/** The delivery log of every partition schedule in the event store, caught up. */
+async function partitionSchedules(env: NodeJS.ProcessEnv): Promise<DeliveryLog> {
+  const problems: string[] = [];
+  const selection = eventStoreOf(env, problems);
+  if (selection.kind !== 'kurrentdb')
+    problems.push('GATEWAY_WEBHOOK_STORE=event-store needs GATEWAY_EVENT_STORE=kurrentdb');
+  if (problems.length) throw new ConfigError(problems);
+  const events = await createEventStore(
+    selection as Extract<typeof selection, { kind: 'kurrentdb' }>,
+  );
+  const log = new DeliveryReadModel(events, true);
+  await log.caughtUp();
+  return log;
 }
 
 function notFound(io: CliOutput, id: string): number {

@@ -5,6 +5,8 @@ import type { Registry } from 'prom-client';
 export interface DispatcherHealth {
   readonly status: 'up' | 'stopping';
   readonly pendingDeliveries: number;
+  /** With GATEWAY_WEBHOOK_STORE=event-store: the Kafka partitions whose deliveries it sends. */
+  readonly partitions?: readonly number[];
 }
 
 /**

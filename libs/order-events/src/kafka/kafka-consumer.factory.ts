@@ -1,7 +1,10 @@
 import type { BusConfig } from '@gateway/config';
 import type { PublicOrderEvent } from '../public-order-event';
 import type { KafkaLog } from './kafka-client';
-import { KafkaOrderEventConsumer } from './kafka-order-event.consumer';
+import {
+  KafkaOrderEventConsumer,
+  type KafkaOrderEventConsumerOptions,
+} from './kafka-order-event.consumer';
 
 type KafkaBus = Extract<BusConfig, { kind: 'kafka' }>;
 
@@ -10,6 +13,8 @@ export function kafkaOrderEventConsumer(
   bus: KafkaBus,
   log: KafkaLog,
   sessionTimeoutMs?: number,
+  /** Partition ownership hooks of a dispatcher sharing the group with others. */
+  ownership: Pick<KafkaOrderEventConsumerOptions, 'onRebalancing' | 'onAssigned'> = {},
 ): KafkaOrderEventConsumer {
   return new KafkaOrderEventConsumer({
     ...bus,
@@ -23,6 +28,7 @@ export function kafkaOrderEventConsumer(
     onUnreadable: (error, at) => log.error({ at }, error.message),
     onConnectionError: (error) =>
       log.warn({ err: (error as Error).message }, 'order event consumer cannot join'),
+    ...ownership,
   });
 }
 

@@ -21,6 +21,10 @@ export interface KafkaOrderEventConsumerOptions extends KafkaConnectionOptions {
   readonly onUnreadable?: (error: UnreadableOrderEventError, at: string) => void;
   /** The consumer could not (re)join the group; it tries again after back-off. */
   readonly onConnectionError?: (error: unknown) => void;
+  /** The group is rebalancing: the partitions held may be taken away (owners stop work on them). */
+  readonly onRebalancing?: () => void;
+  /** This member joined the group (again) holding these partitions of the topic. */
+  readonly onAssigned?: (partitions: readonly number[]) => void;
 }
 
 /**
@@ -39,6 +43,7 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
   private readonly consumer: Consumer;
   private readonly closing = new AbortController();
   private started = false;
+  private handler: OrderEventHandler | undefined;
 
   constructor(private readonly options: KafkaOrderEventConsumerOptions) {
     this.consumer = createKafka(options).consumer({
@@ -46,15 +51,29 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
       allowAutoTopicCreation: true,
       ...(options.sessionTimeoutMs ? { sessionTimeout: options.sessionTimeoutMs } : {}),
       ...(options.maxWaitTimeMs ? { maxWaitTimeInMs: options.maxWaitTimeMs } : {}),
-      // kafkajs restarts the consumer itself after retriable failures; after others, so do we.
+      // kafkajs restarts the consumer itself after retriable failures (others: CRASH below).
       retry: { restartOnFailure: async () => true },
     });
+    // kafkajs restarts itself only after retriable errors (restartOnFailure is not asked about
+    // the others): after any other crash, e.g. a SyncGroup refused, the consumer rejoins here.
+    this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
+      if (payload.restart || this.closing.signal.aborted || !this.handler) return;
+      this.options.onConnectionError?.(payload.error);
+      void this.keepJoining(this.handler);
+    });
+    const { onRebalancing, onAssigned } = options;
+    if (onRebalancing) this.consumer.on(this.consumer.events.REBALANCING, () => onRebalancing());
+    if (onAssigned)
+      this.consumer.on(this.consumer.events.GROUP_JOIN, ({ payload }) =>
+        onAssigned(payload.memberAssignment[options.topic] ?? []),
+      );
   }
 
   async start(handle: OrderEventHandler): Promise<void> {
     if (this.closing.signal.aborted) throw new OrderEventBusClosedError();
     if (this.started) throw new Error('KafkaOrderEventConsumer is already started');
     this.started = true;
+    this.handler = handle;
     void this.join(handle).catch(() => this.keepJoining(handle));
   }
 
@@ -114,7 +133,8 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
     const handled = await Promise.all(
       [...perOrder.values()].map(async (events) => {
         for (const event of events)
-          if (!(await this.handleUntilDone(event, handle, heartbeat, owned))) return false;
+          if (!(await this.handleUntilDone(event, batch.partition, handle, heartbeat, owned)))
+            return false;
         return true;
       }),
     );
@@ -139,13 +159,14 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
   /** False when the partition was lost (or the consumer closed) before the handler succeeded. */
   private async handleUntilDone(
     event: PublicOrderEvent,
+    partition: number,
     handle: OrderEventHandler,
     heartbeat: () => Promise<void>,
     owned: () => boolean,
   ): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await handle(event);
+        await handle(event, { partition });
         return true;
       } catch (error) {
         this.options.onHandlerError?.(error, event);

@@ -1,8 +1,7 @@
 import type { SendResult, WebhookSender } from '../sending/webhook-sender';
 import { standardWebhookHeaders } from '../sending/webhook-signature';
-import type { AttemptConsequence, DueDelivery } from './delivery.types';
+import type { AttemptConsequence, DeliveryQueue, DueDelivery } from './delivery.types';
 import type { RetrySchedule } from './retry-schedule';
-import type { SqliteDeliveryStore } from './sqlite-delivery.store';
 
 /** How an attempt ended, for metrics. */
 export type AttemptOutcome = 'delivered' | 'failed' | 'dead_lettered';
@@ -14,7 +13,7 @@ export interface DeliveryObserver {
 }
 
 export interface SchedulerOptions {
-  readonly store: SqliteDeliveryStore;
+  readonly store: DeliveryQueue;
   readonly sender: WebhookSender;
   readonly schedule: RetrySchedule;
   /** The merchant's notification secret; undefined when the merchant is unknown or disabled. */
@@ -138,6 +137,7 @@ export class DeliveryScheduler {
     const merchant = delivery.merchantId;
     const running = this.inFlightByMerchant.get(merchant) ?? new Set<string>();
     this.inFlightByMerchant.set(merchant, running.add(delivery.streamId));
+    this.options.store.attemptStarted?.(delivery);
     const attempt = this.attempt(delivery)
       .catch(() => undefined) // the delivery stays pending and is tried again
       .finally(() => {
@@ -145,6 +145,7 @@ export class DeliveryScheduler {
         if (running.size === 0 && this.inFlightByMerchant.get(merchant) === running)
           this.inFlightByMerchant.delete(merchant);
         this.attempts.delete(attempt);
+        this.options.store.attemptEnded?.(delivery);
         this.nudge();
       });
     this.attempts.add(attempt);

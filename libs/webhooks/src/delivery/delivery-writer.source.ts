@@ -21,7 +21,9 @@ const Database = require(workerData.sqliteModule);
 
 const db = new Database(workerData.filename);
 db.pragma('journal_mode = WAL');
-db.pragma('synchronous = FULL'); // a recorded delivery survives power loss before the event is acknowledged
+// A recorded delivery survives power loss before the event is acknowledged; a cache of the
+// event store's schedules (cluster/) is rebuilt from it at every start and needs no fsync.
+db.pragma(workerData.cache ? 'synchronous = OFF' : 'synchronous = FULL');
 db.pragma('busy_timeout = 5000');
 
 const statements = new Map();
@@ -102,6 +104,12 @@ const ops = {
     ).all(merchantId);
     for (const row of rows) requeue(row, now);
     return rows.length;
+  },
+  // A cache of partition schedules (cluster/) drops a partition it no longer owns.
+  forget({ ids }) {
+    const list = JSON.stringify(ids);
+    statement('DELETE FROM webhook_attempt WHERE delivery_id IN (SELECT value FROM json_each(?))').run(list);
+    statement('DELETE FROM webhook_delivery WHERE id IN (SELECT value FROM json_each(?))').run(list);
   },
 };
 

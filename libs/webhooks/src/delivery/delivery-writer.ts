@@ -16,6 +16,7 @@ interface Writes {
   ];
   redeliver: [{ id: string; now: number; merchantId?: string }, boolean];
   redeliverDeadLettered: [{ merchantId: string; now: number }, number];
+  forget: [{ ids: readonly string[] }, void];
 }
 
 interface Queued {
@@ -53,7 +54,11 @@ export class DeliveryWriter {
   private closed: Error | undefined;
   private drained: (() => void) | undefined;
 
-  constructor(private readonly filename: string) {}
+  /** `cache`: the file is rebuilt from elsewhere at every start, so its commits skip the fsync. */
+  constructor(
+    private readonly filename: string,
+    private readonly cache = false,
+  ) {}
 
   write<K extends keyof Writes>(op: K, args: Writes[K][0]): Promise<Writes[K][1]> {
     if (this.closed) return Promise.reject(this.closed);
@@ -94,6 +99,7 @@ export class DeliveryWriter {
       eval: true,
       workerData: {
         filename: this.filename,
+        cache: this.cache,
         sqliteModule: require.resolve('better-sqlite3'),
       },
     });

@@ -72,3 +72,43 @@ export interface DeliveryPage {
   /** Pass as `before` for the next page; absent on the last. */
   readonly next?: number;
 }
+
+/** A delivery with every attempt made, as shown by the delivery API and the CLI. */
+export type DeliveryDetail = DeliverySummary & { readonly attemptLog: DeliveryAttempt[] };
+
+/**
+ * What the dispatcher needs of a delivery store: record notifications, find what is due, log
+ * attempts. The SQLite store is one; cluster/ keeps one per Kafka partition in the event store.
+ */
+export interface DeliveryQueue {
+  /**
+   * Records a delivery; false when one for this event exists already. `partition` is the Kafka
+   * partition the event came from (a store scheduling per partition needs it).
+   */
+  record(delivery: NewDelivery, now: number, partition?: number): Promise<boolean>;
+  /** Merchants with a delivery due at `now`. */
+  merchantsDue(now: number): string[];
+  /** Up to `limit` due deliveries of a merchant, each its order's oldest pending, not of `excluding` orders. */
+  due(merchantId: string, now: number, limit: number, excluding?: Iterable<string>): DueDelivery[];
+  /** When the next delivery falls due (epoch ms), if any is pending. */
+  nextDueAt(): number | undefined;
+  completeAttempt(
+    delivery: DueDelivery,
+    attempt: DeliveryAttempt,
+    consequence: AttemptConsequence,
+    now: number,
+  ): Promise<void>;
+  pendingCount(): number;
+  /** An attempt at a delivery `due` returned started, and ended (logged or cut short). */
+  attemptStarted?(delivery: DueDelivery): void;
+  attemptEnded?(delivery: DueDelivery): void;
+}
+
+/** What the delivery API and the CLI need: the log, and redelivery. */
+export interface DeliveryLog {
+  list(query: DeliveryQuery): DeliveryPage;
+  get(id: string, merchantId?: string): DeliveryDetail | undefined;
+  redeliver(id: string, now: number, merchantId?: string): Promise<DeliverySummary | undefined>;
+  redeliverDeadLettered(merchantId: string, now: number): Promise<number>;
+  close(): Promise<void>;
+}

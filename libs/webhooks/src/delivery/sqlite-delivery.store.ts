@@ -2,7 +2,10 @@ import Database from 'better-sqlite3';
 import type {
   AttemptConsequence,
   DeliveryAttempt,
+  DeliveryDetail,
+  DeliveryLog,
   DeliveryPage,
+  DeliveryQueue,
   DeliveryQuery,
   DeliveryStatus,
   DeliverySummary,
@@ -82,17 +85,18 @@ const iso = (ms: number | null) => (ms === null ? undefined : new Date(ms).toISO
  * rate; this thread only reads. Other processes (the CLI, a gateway serving the API for a
  * standalone dispatcher) may open the same file: the dispatcher polls it for their redeliveries.
  */
-export class SqliteDeliveryStore {
+export class SqliteDeliveryStore implements DeliveryQueue, DeliveryLog {
   private readonly db: Database.Database;
   private readonly writer: DeliveryWriter;
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(filename: string) {
+  /** `options.cache`: a file rebuilt from the event store at every start (cluster/), not fsynced. */
+  constructor(filename: string, options: { readonly cache?: boolean } = {}) {
     this.db = new Database(filename);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
-    this.writer = new DeliveryWriter(filename);
+    this.writer = new DeliveryWriter(filename, options.cache);
   }
 
   /** Records a delivery; false when one for this event exists already (a redelivered event). */
@@ -155,7 +159,7 @@ export class SqliteDeliveryStore {
 
   /** Logs an attempt and moves the delivery on; a delivery leaving PENDING lets the next of its order go. */
   completeAttempt(
-    delivery: DueDelivery,
+    delivery: Pick<DueDelivery, 'id' | 'streamId'>,
     attempt: DeliveryAttempt,
     consequence: AttemptConsequence,
     now: number,
@@ -190,10 +194,7 @@ export class SqliteDeliveryStore {
   }
 
   /** One delivery with its attempts; `merchantId` limits it to that merchant's. */
-  get(
-    id: string,
-    merchantId?: string,
-  ): (DeliverySummary & { attemptLog: DeliveryAttempt[] }) | undefined {
+  get(id: string, merchantId?: string): DeliveryDetail | undefined {
     const row = this.findRow(id, merchantId);
     if (!row) return undefined;
     const attempts = this.statement(
@@ -236,6 +237,11 @@ export class SqliteDeliveryStore {
   /** Redelivers every dead-lettered delivery of a merchant; resolves with how many. */
   redeliverDeadLettered(merchantId: string, now: number): Promise<number> {
     return this.writer.write('redeliverDeadLettered', { merchantId, now });
+  }
+
+  /** Deletes deliveries and their attempts (a cache dropping a partition it no longer owns). */
+  forget(ids: readonly string[]): Promise<void> {
+    return this.writer.write('forget', { ids });
   }
 
   /** Pending deliveries (all merchants), for the metrics. */

@@ -31,8 +31,9 @@ export class HandFedConsumer implements OrderEventConsumer {
   async start(handle: OrderEventHandler): Promise<void> {
     this.handle = handle;
   }
-  feed(envelope: PublicOrderEvent): Promise<void> {
-    return this.handle!(envelope);
+  /** `partition`: the Kafka partition the event would come from. */
+  feed(envelope: PublicOrderEvent, partition?: number): Promise<void> {
+    return this.handle!(envelope, partition === undefined ? undefined : { partition });
   }
   async close(): Promise<void> {
     this.handle = undefined;
@@ -43,6 +44,8 @@ export interface SentRequest {
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly body: string;
+  /** When it was sent (epoch ms). */
+  readonly at: number;
 }
 
 /** Answers by URL: a status, or 'hang' (never answers until the sender is closed). */
@@ -52,7 +55,7 @@ export class ScriptedSender implements WebhookSender {
   constructor(public answer: (url: string, nth: number) => number | 'hang' = () => 200) {}
 
   send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
-    this.sent.push({ url, headers, body });
+    this.sent.push({ url, headers, body, at: Date.now() });
     const status = this.answer(url, this.sent.filter((s) => s.url === url).length);
     if (status !== 'hang') return Promise.resolve({ statusCode: status, latencyMs: 1 });
     return new Promise((resolve) => {
@@ -67,6 +70,19 @@ export class ScriptedSender implements WebhookSender {
     this.hanging.forEach((release) => release());
   }
 }
+
+/** Every merchant enabled, with its secretOf secret. */
+export const testMerchants = {
+  find: (id: string) => ({
+    id,
+    enabled: true,
+    notificationSecret: secretOf(id),
+    passwordHash: '',
+    test: true,
+    permissions: [],
+    cardMask: '6.4' as const,
+  }),
+};
 
 export const testConfig = (overrides: Partial<WebhookConfig> = {}): WebhookConfig => ({
   retryDelaysMs: [0, 30, 30],
@@ -134,17 +150,7 @@ export async function startHarness(
   const dispatcher = new WebhookDispatcher({
     config: testConfig(options.config),
     deliveries,
-    merchants: {
-      find: (id) => ({
-        id,
-        enabled: true,
-        notificationSecret: secretOf(id),
-        passwordHash: '',
-        test: true,
-        permissions: [],
-        cardMask: '6.4',
-      }),
-    },
+    merchants: testMerchants,
     consumer,
     sender,
   });
