@@ -14,11 +14,16 @@ export interface ClusterLoad {
 }
 
 /**
- * `clients` merchants' clients, each authorizing and then capturing new orders, one after the
- * other, until stopped. A request the balancer could not complete (502, a connection cut) is
+ * `clients` merchants' clients, each authorizing (with `order`'s fields added) and then capturing
+ * new orders, one after the other, until stopped. A request the balancer could not complete (502, a connection cut) is
  * sent again unchanged: the gateway answers a retry as the original, on whatever node.
  */
-export function startClusterLoad(api: Api, prefix: string, clients = 4): ClusterLoad {
+export function startClusterLoad(
+  api: Api,
+  prefix: string,
+  clients = 4,
+  order: Record<string, unknown> = {},
+): ClusterLoad {
   let running = true;
   const load: ClusterLoad = {
     created: new Map(),
@@ -46,9 +51,14 @@ export function startClusterLoad(api: Api, prefix: string, clients = 4): Cluster
   };
   const loops = Array.from({ length: clients }, async (_, client) => {
     for (let n = 1; running; n++) {
-      const order = `/order/${prefix}-${client}-${n}`;
-      await send(`${order}/transaction/1`, authorizeBody('20.00'));
-      await send(`${order}/transaction/2`, {
+      const path = `/order/${prefix}-${client}-${n}`;
+      await send(
+        `${path}/transaction/1`,
+        authorizeBody('20.00', undefined, {
+          order: { amount: '20.00', currency: 'USD', ...order },
+        }),
+      );
+      await send(`${path}/transaction/2`, {
         apiOperation: 'CAPTURE',
         transaction: { amount: '20.00', currency: 'USD' },
       });
