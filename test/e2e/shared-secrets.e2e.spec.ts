@@ -12,6 +12,7 @@ import {
 } from '../support/gateway-process';
 import { makeKeysFile } from '../support/keys-file';
 import { runLedgerCli } from '../support/ledger-process';
+import { until } from '../support/until';
 import { authenticatePayerBody, card, initiateAuthenticationBody } from '../support/three-d-secure';
 
 const MASTERCARD = '5123450000000008';
@@ -164,6 +165,22 @@ describe('two gateways on one KurrentDB share sessions and the card vault', () =
     expect(exported.code).toBe(0);
     expect(exported.stdout).toContain('PAYMENT');
     expect(exported.stdout).not.toContain('secret');
+  });
+
+  it('relays the order events only: no secret reaches the bus, from either node', async () => {
+    const orderEvents = loggedData().filter((e) => e.streamId.startsWith('order:')).length;
+    const published = async (node: RunningGateway) => {
+      const text = await (await fetch(`${node.baseUrl}/metrics`)).text();
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith('gateway_relay_events_published_total '));
+      return Number(line?.split(' ')[1] ?? 0);
+    };
+    // Each node relays every order event, or none where another node holds the relay.
+    const settled = async () =>
+      (await Promise.all([a, b].map(published))).every((n) => n === 0 || n === orderEvents);
+    await until(settled, 'each relay has published every order event and nothing else');
+    expect(Math.max(...(await Promise.all([a, b].map(published))))).toBe(orderEvents);
   });
 
   /** The stand-in's log as stored: every event's data, parsed (scavenged events are empty). */

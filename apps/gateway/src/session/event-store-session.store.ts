@@ -9,6 +9,8 @@ import { AesGcmKeyring } from '../crypto/aes-gcm-keyring';
 import type { SecretStore } from '../secrets/secret-store';
 import type { AsyncSessionStore, SessionContent, StoredSession } from './session.store';
 
+const RECENT_STATES = 1024;
+
 /** Session ids are random and unique across merchants, so the payment page finds one by id alone. */
 export const sessionStreamId = (id: string): string => `session:${id}`;
 
@@ -42,6 +44,14 @@ interface State extends Sealed {
  * security code cannot be read back from older events (docs/sessions.md).
  */
 export class EventStoreSessionStore implements AsyncSessionStore {
+  /**
+   * Sessions as this node last read or wrote them: a step reads its session (find) and then
+   * writes it, so the write appends at the revision read instead of reading the stream again
+   * (a round trip to KurrentDB). Possibly stale: only a match is trusted, and a failed append
+   * reads the stream afresh.
+   */
+  private readonly recent = new Map<string, State>();
+
   constructor(
     private readonly events: EventStore,
     /** Where the data keys live, destroyable: the event store never forgets. */
@@ -94,15 +104,21 @@ export class EventStoreSessionStore implements AsyncSessionStore {
     expectedVersion: string,
     next: { version: string; content: SessionContent },
   ): Promise<boolean> {
+    const matches = (state: State | undefined): state is State =>
+      state?.merchantId === merchantId && state.version === expectedVersion;
+    let known = this.recent.get(id);
     for (;;) {
-      const state = await this.state(id);
-      if (state?.merchantId !== merchantId || state.version !== expectedVersion) return false;
+      // What this node last read or wrote, when it agrees: an append at a stale revision fails.
+      const state = matches(known) ? known : await this.state(id);
+      known = undefined;
+      if (!matches(state)) return false;
       const sealed = await this.seal(id, state.expiresAt, merchantId, next.content);
       const event: SessionEvent = {
         type: 'SessionUpdated',
         data: { version: next.version, ...sealed },
       };
       if (await this.appended(id, state.revision, event)) {
+        this.remember(id, { ...state, ...event.data, revision: state.revision + 1 });
         await this.dataKeys.destroy(dataKeyId(id, state.keyId));
         return true;
       }
@@ -112,12 +128,18 @@ export class EventStoreSessionStore implements AsyncSessionStore {
   }
 
   async bindToOrder(merchantId: string, id: string, orderId: string): Promise<boolean> {
+    let known = this.recent.get(id);
     for (;;) {
-      const state = await this.state(id);
+      // A session's merchant and binding never change: a stale state only fails the append.
+      const state = known ?? (await this.state(id));
+      known = undefined;
       if (state?.merchantId !== merchantId) return false;
       if (state.orderId !== undefined) return state.orderId === orderId;
       const event: SessionEvent = { type: 'SessionBoundToOrder', data: { orderId } };
-      if (await this.appended(id, state.revision, event)) return true;
+      if (await this.appended(id, state.revision, event)) {
+        this.remember(id, { ...state, orderId, revision: state.revision + 1 });
+        return true;
+      }
     }
   }
 
@@ -135,7 +157,16 @@ export class EventStoreSessionStore implements AsyncSessionStore {
   }
 
   private async state(id: string): Promise<State | undefined> {
-    return fold(await this.events.readStream(sessionStreamId(id)));
+    const state = fold(await this.events.readStream(sessionStreamId(id)));
+    if (state) this.remember(id, state);
+    return state;
+  }
+
+  /** The latest RECENT_STATES states this node read or wrote, the newest last. */
+  private remember(id: string, state: State): void {
+    this.recent.delete(id);
+    this.recent.set(id, state);
+    if (this.recent.size > RECENT_STATES) this.recent.delete(this.recent.keys().next().value!);
   }
 
   private async seal(

@@ -104,3 +104,47 @@ describe('EventStoreSessionStore at rest', () => {
     });
   });
 });
+
+describe('EventStoreSessionStore on two nodes, each remembering what it last read', () => {
+  const NOW = new Date('2026-11-26T12:00:00.000Z');
+  const content = (amount: string) => ({ aes256Key: 'a2V5', fields: { order: { amount } } });
+
+  it('neither loses an update nor refuses one for a state another node moved on', async () => {
+    const events = new InMemoryEventStore();
+    const secrets = new InMemorySecretStore();
+    const key = sessionKey();
+    const [a, b] = [1, 2].map(() => new EventStoreSessionStore(events, secrets, key));
+    const session = storedSession();
+    await a.create(session);
+    await a.find('MERCHANT1', session.id, NOW);
+    // B moves the session on; A still remembers the first version.
+    const second = { version: 'bbbbbbbbbb', content: content('20.00') };
+    expect(await b.replace('MERCHANT1', session.id, session.version, second)).toBe(true);
+    expect(await a.replace('MERCHANT1', session.id, session.version, second)).toBe(false);
+    const third = { version: 'cccccccccc', content: content('30.00') };
+    expect(await a.replace('MERCHANT1', session.id, 'bbbbbbbbbb', third)).toBe(true);
+    // B remembers its own write; a binding on A since then makes B's append fail, then B reads.
+    expect(await a.bindToOrder('MERCHANT1', session.id, 'order-1')).toBe(true);
+    expect(await b.bindToOrder('MERCHANT1', session.id, 'order-2')).toBe(false);
+    const fourth = { version: 'dddddddddd', content: content('40.00') };
+    expect(await b.replace('MERCHANT1', session.id, 'cccccccccc', fourth)).toBe(true);
+    expect(await a.find('MERCHANT1', session.id, NOW)).toEqual({
+      ...session,
+      ...fourth,
+      orderId: 'order-1',
+    });
+  });
+
+  it('writes a step after its read without reading the stream again', async () => {
+    const events = new InMemoryEventStore();
+    const store = new EventStoreSessionStore(events, new InMemorySecretStore(), sessionKey());
+    const session = storedSession();
+    await store.create(session);
+    await store.find('MERCHANT1', session.id, NOW);
+    const reads = jest.spyOn(events, 'readStream');
+    const next = { version: 'bbbbbbbbbb', content: content('20.00') };
+    expect(await store.replace('MERCHANT1', session.id, session.version, next)).toBe(true);
+    expect(await store.bindToOrder('MERCHANT1', session.id, 'order-1')).toBe(true);
+    expect(reads).not.toHaveBeenCalled();
+  });
+});
