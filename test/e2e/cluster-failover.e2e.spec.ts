@@ -44,7 +44,7 @@ describeWithKafka()(
       receiver = await startWebhookReceiver();
       cluster = await startGatewayCluster(NODES, {
         ...webhookEnv(receiver),
-        GATEWAY_RELAY_LEASE: '2',
+        GATEWAY_RELAY_LEASE: '3',
         GATEWAY_WEBHOOK_DISPATCHER: 'external',
         GATEWAY_WEBHOOK_STORE: 'event-store',
       });
