@@ -33,7 +33,9 @@ describe('ledger CLI (finance) against a gateway on the KurrentDB protocol stand
       GATEWAY_EVENT_STORE: 'kurrentdb',
       KURRENTDB_CONNECTION_STRING: standin.connectionString,
     };
-    gateway = await startGateway(undefined, { ...env, ...makeKeysFile().env });
+    // No relay: its lease's events would sit among the orders' in the log this suite counts.
+    const consumers = { GATEWAY_CONSUMERS: 'projector' };
+    gateway = await startGateway(undefined, { ...env, ...consumers, ...makeKeysFile().env });
     const api = merchantClient(gateway);
     expect((await api.put(`/order/${order}/transaction/a`, authorizeBody('80.00'))).status).toBe(
       201,
