@@ -11,6 +11,7 @@ import {
   type KafkaMockCluster,
 } from '../support/kafka-mock-cluster';
 import { makeKeysFile } from '../support/keys-file';
+import type { LoggedEvent } from '../support/kurrentdb-standin/standin-log';
 import {
   startKurrentDbStandin,
   type KurrentDbStandin,
@@ -35,12 +36,20 @@ function committedOrderEvents(standin: KurrentDbStandin): Committed[] {
   return events;
 }
 
-/** The relay lease's takes, in order: term, holder, the checkpoint it resumed from. */
-function leaseTakes(standin: KurrentDbStandin) {
-  const takes: { term: number; checkpoint: bigint | undefined }[] = [];
+/** The relay lease's events (takes, renewals, releases), in order. */
+function leaseEvents(standin: KurrentDbStandin): LoggedEvent[] {
+  const events: LoggedEvent[] = [];
   for (let i = 0; i < standin.log.length; i++) {
     const event = standin.log.at(i)!;
-    if (!event.streamId.startsWith(`relay-lease:kafka:${TOPIC}-`)) continue;
+    if (event.streamId.startsWith(`relay-lease:kafka:${TOPIC}-`)) events.push(event);
+  }
+  return events;
+}
+
+/** The relay lease's takes, in order: term, and the checkpoint the new holder resumed from. */
+function leaseTakes(standin: KurrentDbStandin) {
+  const takes: { term: number; checkpoint: bigint | undefined }[] = [];
+  for (const event of leaseEvents(standin)) {
     if (event.type !== 'LeaseTaken') continue;
     const data = JSON.parse(Buffer.from(event.data).toString('utf8'));
     takes.push({
@@ -162,8 +171,9 @@ describeWithKafka()('relay fail-over: three gateway nodes on the KurrentDB stand
     await running;
     expect(during.length).toBeGreaterThan(20);
     expect(during.filter((s) => s !== 201)).toEqual([]);
-    // The lease's duration, plus up to one step of the standby that takes it.
-    expect(failoverMs).toBeLessThan((LEASE_SECONDS * 4 * 1000) / 3 + 1_000);
+    // The lease's duration, plus up to one step (a third) of the standby that takes it; the
+    // rest is slack for a loaded machine (measured: 2.3 to 3.2 s).
+    expect(failoverMs).toBeLessThan(LEASE_SECONDS * 2 * 1000 + 1_000);
     process.stdout.write(`relay fail-over after kill -9: ${failoverMs} ms\n`);
 
     committed = committedOrderEvents(standin);
@@ -180,6 +190,10 @@ describeWithKafka()('relay fail-over: three gateway nodes on the KurrentDB stand
       if (seen.get(record.headers['event-id'])! > 1)
         expect(BigInt(record.headers['global-position'])).toBeGreaterThan(resumedFrom);
     expect(Math.max(...seen.values())).toBeLessThanOrEqual(2);
-    process.stdout.write(`duplicates after the fail-over: ${duplicates}\n`);
+    const lease = leaseEvents(standin);
+    const seconds = (lease[lease.length - 1].createdMs - lease[0].createdMs) / 1000;
+    process.stdout.write(
+      `duplicates after the fail-over: ${duplicates}; lease appends: ${lease.length} in ${seconds} s\n`,
+    );
   }, 180_000);
 });
