@@ -143,10 +143,19 @@ describeWithKafka()('relay fail-over: three gateway nodes on the KurrentDB stand
     expect(committed).toHaveLength(120);
     const quiet = await readAllCommitted(cluster, TOPIC, committed);
     expect(expectAtLeastOnce(quiet, committed).duplicates).toBe(0);
-    for (const node of nodes)
+    for (const node of nodes) {
       expect(await metric(node, 'gateway_relay_events_published_total')).toBe(
         node === leader ? 120 : 0,
       );
+      expect(await metric(node, 'gateway_relay_lease_term')).toBe(1);
+    }
+    // Eventually: a renewal slower than two thirds of this short lease (the stand-in shares this
+    // process with the topic reader) stops the holder's relay until the renewal lands.
+    const leaderGauges = () => Promise.all(nodes.map((n) => metric(n, 'gateway_relay_leader')));
+    await until(
+      async () => (await leaderGauges()).join() === nodes.map((n) => +(n === leader)).join(),
+      'only the holder shows gateway_relay_leader 1',
+    );
 
     // Under load, the leader killed: the survivors keep answering, one of them takes over.
     const survivors = nodes.filter((node) => node !== leader);
