@@ -33,12 +33,9 @@ describe('ledger CLI (finance) against a gateway on the KurrentDB protocol stand
       GATEWAY_EVENT_STORE: 'kurrentdb',
       KURRENTDB_CONNECTION_STRING: standin.connectionString,
     };
-    // No relay, so no lease: the store holds the orders' events alone, at known log indexes.
-    gateway = await startGateway(undefined, {
-      ...env,
-      ...makeKeysFile().env,
-      GATEWAY_CONSUMERS: 'projector',
-    });
+    // No relay: its lease's events would sit among the orders' in the log this suite counts.
+    const consumers = { GATEWAY_CONSUMERS: 'projector' };
+    gateway = await startGateway(undefined, { ...env, ...consumers, ...makeKeysFile().env });
     const api = merchantClient(gateway);
     expect((await api.put(`/order/${order}/transaction/a`, authorizeBody('80.00'))).status).toBe(
       201,

@@ -103,6 +103,16 @@ export function describeLeaseContract(name: string, open: () => Promise<LeaseFix
       expect(b.status().checkpoint).toBe(2n);
     });
 
+    it('its own holder again (a restarted consumers thread): taken back at once, in a new term', async () => {
+      const [a, b] = [contender('a'), contender('b')];
+      await a.step();
+      await a.step(3n);
+      await b.step();
+      const again = contender('a');
+      expect(await again.step()).toEqual({ role: 'leader', term: 2, holder: 'a', checkpoint: 3n });
+      expect(await b.step()).toMatchObject({ role: 'standby', term: 2 });
+    });
+
     it('a late contender finds the head across many segments and waits a full duration', async () => {
       const a = contender('a', 3);
       for (let i = 0; i < 20; i++) {
