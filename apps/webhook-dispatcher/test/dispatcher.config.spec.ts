@@ -75,4 +75,28 @@ describe('standalone dispatcher configuration', () => {
       "GATEWAY_LOG_LEVEL='loud' must be one of trace, debug, info, warn, error, fatal, silent",
     ]);
   });
+
+  it('schedules in the event store with GATEWAY_WEBHOOK_STORE=event-store, on KurrentDB only', () => {
+    const kurrentdb = {
+      GATEWAY_EVENT_STORE: 'kurrentdb',
+      KURRENTDB_CONNECTION_STRING: 'kurrentdb://127.0.0.1:2113?tls=false',
+    };
+    const config = loadDispatcherConfig({
+      ...KAFKA,
+      ...kurrentdb,
+      GATEWAY_WEBHOOK_STORE: 'event-store',
+    });
+    expect(config.webhooks.store).toBe('event-store');
+    expect(config.eventStore).toEqual({
+      kind: 'kurrentdb',
+      connectionString: kurrentdb.KURRENTDB_CONNECTION_STRING,
+    });
+    expect(loadDispatcherConfig(KAFKA).webhooks.store).toBe('sqlite');
+    expect(problems({ ...KAFKA, GATEWAY_WEBHOOK_STORE: 'event-store' })).toEqual([
+      'GATEWAY_WEBHOOK_STORE=event-store needs GATEWAY_EVENT_STORE=kurrentdb: the delivery schedules live in the event store every node shares',
+    ]);
+    expect(problems({ ...KAFKA, GATEWAY_WEBHOOK_STORE: 'kafka' })).toEqual([
+      "GATEWAY_WEBHOOK_STORE='kafka' must be sqlite or event-store",
+    ]);
+  });
 });

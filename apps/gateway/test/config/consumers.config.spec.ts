@@ -44,4 +44,15 @@ describe('GATEWAY_CONSUMERS', () => {
       /lists the dispatcher without the relay: on the embedded bus/,
     );
   });
+
+  it('refuses the embedded dispatcher on partition schedules (GATEWAY_WEBHOOK_STORE=event-store)', () => {
+    expect(() =>
+      loadConfig({
+        ...KAFKA,
+        GATEWAY_EVENT_STORE: 'kurrentdb',
+        KURRENTDB_CONNECTION_STRING: 'kurrentdb://127.0.0.1:2113?tls=false',
+        GATEWAY_WEBHOOK_STORE: 'event-store',
+      }),
+    ).toThrow(/GATEWAY_WEBHOOK_STORE=event-store needs GATEWAY_WEBHOOK_DISPATCHER=external/);
+  });
 });
