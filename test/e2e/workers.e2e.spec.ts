@@ -250,8 +250,9 @@ describe('GATEWAY_WORKERS=2: signals and the primary’s death', () => {
       orders.map((order) => api.put(`/order/${order}/transaction/auth-1`, authorizeBody('7.00'))),
     );
     expect(answers.map((a) => a.status)).toEqual(orders.map(() => 201));
+    // The processes log their requests on their own: wait until both lines reach the primary's stdout.
+    await until(() => workerPids(first).length === 2, 'both processes logged a request', 10_000);
     const pids = workerPids(first);
-    expect(pids).toHaveLength(2);
     // More on their way while it dies: those answered 201 must be there too.
     const late = Promise.allSettled(
       orders.map((order) =>
