@@ -246,12 +246,17 @@ describe('GATEWAY_WORKERS=2: signals and the primary’s death', () => {
     const first = await startGateway(dataDir, WORKERS);
     const api = merchantClient(first);
     const orders = Array.from({ length: 30 }, () => newOrder('kill'));
-    const answers = await Promise.all(
-      orders.map((order) => api.put(`/order/${order}/transaction/auth-1`, authorizeBody('7.00'))),
-    );
-    expect(answers.map((a) => a.status)).toEqual(orders.map(() => 201));
-    // The processes log their requests on their own: wait until both lines reach the primary's stdout.
-    await until(() => workerPids(first).length === 2, 'both processes logged a request', 10_000);
+    try {
+      const answers = await Promise.all(
+        orders.map((order) => api.put(`/order/${order}/transaction/auth-1`, authorizeBody('7.00'))),
+      );
+      expect(answers.map((a) => a.status)).toEqual(orders.map(() => 201));
+      // Each process writes its own log lines: wait until both reached the primary's stdout.
+      await until(() => workerPids(first).length === 2, 'both processes logged a request', 10_000);
+    } catch (error) {
+      await first.stop('SIGKILL'); // its request processes follow: nothing keeps the run alive
+      throw error;
+    }
     const pids = workerPids(first);
     // More on their way while it dies: those answered 201 must be there too.
     const late = Promise.allSettled(
