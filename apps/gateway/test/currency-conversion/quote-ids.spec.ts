@@ -54,7 +54,7 @@ describe('QuoteIds', () => {
     const tampered = [
       `${(issuedAt.getTime() + 60_000).toString(36)}.${nonce}.${mac}`,
       `${time}.AAAAAAAA.${mac}`,
-      `${time}.${nonce}.${mac.slice(0, -1)}A`,
+      `${time}.${nonce}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`, // one character changed
       `${time}.${nonce}`,
       `${id}.x`,
       'q-1',
