@@ -168,14 +168,15 @@ export class CardTokens {
     const strategy = (optionalString(sent, 'verificationStrategy') ??
       'NONE') as VerificationStrategy;
     if (strategy === 'BASIC') this.verifyBasic(card, number);
+    const slot = slotOf(merchant.id, token, history);
     if (strategy === 'ACQUIRER')
       await this.verifyWithAcquirer(
         merchant.id,
         token,
         card,
-        number ?? (await this.vault.get(slotOf(merchant.id, token, history)))!,
+        number ?? (await this.vault.get(slot))!,
       );
-    if (number !== undefined) await this.vault.put(slotOf(merchant.id, token, history), number);
+    if (number !== undefined) await this.vault.put(slot, number);
     const data = {
       card,
       verificationStrategy: strategy,
@@ -285,13 +286,13 @@ export class CardTokens {
   }
 }
 
-/** The revision `history` was read at (-1: the stream did not exist). */
 /** The token's life in `history`: its number is a secret of that life's own. */
 function slotOf(merchantId: string, token: string, history: readonly TokenEvent[]): VaultSlot {
   const incarnation = history.filter((event) => event.type === 'TokenDeleted').length;
   return { merchantId, token, incarnation };
 }
 
+/** The revision `history` was read at (-1: the stream did not exist). */
 function revisionOf(history: readonly TokenEvent[]): number {
   return history.length - 1;
 }
