@@ -12,10 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { AesGcmKeyring } from '../apps/gateway/src/crypto/aes-gcm-keyring';
 import { EventStoreSessionStore } from '../apps/gateway/src/session/event-store-session.store';
 import { InMemorySecretStore } from '../apps/gateway/src/secrets/secret-store';
-import {
-  asyncSessionStore,
-  type AsyncSessionStore,
-} from '../apps/gateway/src/session/session.store';
+import type { SessionStore } from '../apps/gateway/src/session/session.store';
 import { SqliteSessionStore } from '../apps/gateway/src/session/sqlite-session.store';
 
 const total = Number(process.argv[2] ?? 2000);
@@ -38,7 +35,7 @@ async function perCall(ids: string[], call: (id: string) => Promise<unknown>): P
   return `${((user + system) / ids.length).toFixed(0)} µs CPU / ${wall.toFixed(0)} µs wall`;
 }
 
-async function measure(name: string, store: AsyncSessionStore): Promise<void> {
+async function measure(name: string, store: SessionStore): Promise<void> {
   const now = new Date();
   const expiresAt = new Date(now.getTime() + 3_600_000).toISOString();
   const ids = Array.from({ length: total }, (_, i) => `SESSION${String(i).padStart(25, 'A')}`);
@@ -56,7 +53,7 @@ async function main(): Promise<void> {
   const key = () => AesGcmKeyring.ofKey(randomBytes(32));
   const dir = mkdtempSync(join(tmpdir(), 'session-stores-bench-'));
   const sqlite = new SqliteSessionStore(join(dir, 'sessions.db'), key());
-  await measure('sessions.db', asyncSessionStore(sqlite));
+  await measure('sessions.db', sqlite);
   const memory = new InMemoryEventStore();
   await measure(
     'event store in memory',
@@ -68,7 +65,7 @@ async function main(): Promise<void> {
     new EventStoreSessionStore(events, new InMemorySecretStore(), key()),
   );
   await events.close();
-  sqlite.close();
+  await sqlite.close();
   rmSync(dir, { recursive: true });
 }
 

@@ -53,7 +53,7 @@ import { protectionProviders } from './protection/protection.providers';
 import { PaymentSessions } from './session/payment-sessions';
 import { AesGcmKeyring } from './crypto/aes-gcm-keyring';
 import { SessionHttpController } from './session/session.http.controller';
-import { asyncSessionStore, type AsyncSessionStore } from './session/session.store';
+import type { SessionStore } from './session/session.store';
 import { SqliteSessionStore } from './session/sqlite-session.store';
 import { EventStoreSessionStore } from './session/event-store-session.store';
 import type { SecretStore } from './secrets/secret-store';
@@ -89,7 +89,7 @@ import { checkoutProviders } from './checkout/checkout.providers';
 class StoreShutdown implements OnApplicationShutdown {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(SESSION_STORE) private readonly sessions: AsyncSessionStore,
+    @Inject(SESSION_STORE) private readonly sessions: SessionStore,
   ) {}
   async onApplicationShutdown(): Promise<void> {
     await this.store.close();
@@ -180,9 +180,7 @@ export class AppModule {
             // On a cluster every node serves every step: sessions live in the event store.
             if (config.eventStore.kind === 'kurrentdb')
               return new EventStoreSessionStore(store, secrets, keyring);
-            return asyncSessionStore(
-              await openingDatabaseFile(filename, () => new SqliteSessionStore(filename, keyring)),
-            );
+            return openingDatabaseFile(filename, () => new SqliteSessionStore(filename, keyring));
           },
           inject: [DATA_DIR_KEYS, EVENT_STORE, SECRET_STORE],
         },
@@ -245,7 +243,7 @@ export class AppModule {
         },
         {
           provide: PaymentSessions,
-          useFactory: (store: AsyncSessionStore, clock: Clock) =>
+          useFactory: (store: SessionStore, clock: Clock) =>
             new PaymentSessions(store, clock, config.sessionTtlSeconds),
           inject: [SESSION_STORE, CLOCK],
         },

@@ -1,7 +1,7 @@
 import { ApiError, findEmbeddedCardNumber } from '@gateway/contract';
 import { createHmac } from 'node:crypto';
 import { newVersion, type PaymentSessions } from '../session/payment-sessions';
-import type { AsyncSessionStore, StoredSession } from '../session/session.store';
+import type { SessionStore, StoredSession } from '../session/session.store';
 import type { Clock } from '../tokens';
 import { termsOf, type CheckoutTerms } from './checkout-terms';
 
@@ -19,7 +19,7 @@ export type CheckoutSession = StoredSession & { readonly content: { checkout: Ch
 export class CheckoutSessions {
   constructor(
     private readonly sessions: PaymentSessions,
-    private readonly store: AsyncSessionStore,
+    private readonly store: SessionStore,
     private readonly clock: Clock,
     private readonly indicatorKey: Buffer,
   ) {}

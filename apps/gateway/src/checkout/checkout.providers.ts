@@ -3,7 +3,7 @@ import type { Provider } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { keyOf, type DataDirKeys } from '../config/data-dir-keys';
 import { PaymentSessions } from '../session/payment-sessions';
-import type { AsyncSessionStore } from '../session/session.store';
+import type { SessionStore } from '../session/session.store';
 import { CLOCK, DATA_DIR_KEYS, MERCHANT_REGISTRY, SESSION_STORE, type Clock } from '../tokens';
 import { RequestFingerprint } from '../transaction/request-fingerprint';
 import { SensitiveData } from '../transaction/sensitive-data';
@@ -23,7 +23,7 @@ export function checkoutProviders(): Provider[] {
       provide: CheckoutSessions,
       useFactory: (
         sessions: PaymentSessions,
-        store: AsyncSessionStore,
+        store: SessionStore,
         clock: Clock,
         keys: DataDirKeys,
       ) => new CheckoutSessions(sessions, store, clock, keyOf(keys, 'pageToken')),

@@ -7,7 +7,7 @@ import {
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AesGcmKeyring } from '../crypto/aes-gcm-keyring';
 import type { SecretStore } from '../secrets/secret-store';
-import type { AsyncSessionStore, SessionContent, StoredSession } from './session.store';
+import type { SessionStore, SessionContent, StoredSession } from './session.store';
 
 const RECENT_STATES = 1024;
 
@@ -43,7 +43,7 @@ interface State extends Sealed {
  * content is sealed under a new data key and the previous key is destroyed, so a forgotten
  * security code cannot be read back from older events (docs/sessions.md).
  */
-export class EventStoreSessionStore implements AsyncSessionStore {
+export class EventStoreSessionStore implements SessionStore {
   /**
    * Sessions as this node last read or wrote them: a step reads its session (find) and then
    * writes it, so the write appends at the revision read instead of reading the stream again

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { CheckoutTerms } from '../checkout/checkout-terms';
 import type { Clock } from '../tokens';
 import { mergeUpdate, withSessionFields, withoutSecurityCode } from './session-fields';
-import type { AsyncSessionStore, StoredSession } from './session.store';
+import type { SessionStore, StoredSession } from './session.store';
 
 type Json = Record<string, unknown>;
 
@@ -42,7 +42,7 @@ export const newVersion = (): string => randomBytes(5).toString('hex');
  */
 export class PaymentSessions {
   constructor(
-    private readonly store: AsyncSessionStore,
+    private readonly store: SessionStore,
     private readonly clock: Clock,
     private readonly ttlSeconds: number,
   ) {}

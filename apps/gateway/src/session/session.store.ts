@@ -21,50 +21,26 @@ export interface StoredSession {
 }
 
 /**
- * A session store of this node (embedded SQLite, answering in microseconds), hence synchronous.
- * Adapters keep the content encrypted at rest and drop expired sessions. The application uses it
- * through the asynchronous port below, as it would use the event store's.
+ * The session port. Adapters keep the content encrypted at rest and drop expired sessions. It is
+ * asynchronous as every node of a cluster reaches it over the network (the event store adapter);
+ * the embedded SQLite adapter answers in microseconds.
  */
 export interface SessionStore {
-  create(session: StoredSession): void;
+  create(session: StoredSession): Promise<void>;
   /** The session, unless it does not exist, belongs to another merchant, or has expired. */
-  find(merchantId: string, id: string, now: Date): StoredSession | undefined;
+  find(merchantId: string, id: string, now: Date): Promise<StoredSession | undefined>;
   /** The merchant of a live session, found by its id alone (the payment page knows no more). */
-  merchantOf(id: string, now: Date): string | undefined;
+  merchantOf(id: string, now: Date): Promise<string | undefined>;
   /** Replaces the content if the version is still `expectedVersion`; false if another update won. */
   replace(
     merchantId: string,
     id: string,
     expectedVersion: string,
     next: { version: string; content: SessionContent },
-  ): boolean;
+  ): Promise<boolean>;
   /** Binds the session to an order; false if it is bound to another one already. */
-  bindToOrder(merchantId: string, id: string, orderId: string): boolean;
+  bindToOrder(merchantId: string, id: string, orderId: string): Promise<boolean>;
   /** Forgets expired sessions. */
-  purgeExpired(now: Date): void;
-  close(): void;
-}
-
-/**
- * The session port as every node of a cluster reaches it: over the network (the event store),
- * so each method answers later. The SQLite adapter takes this shape through `asyncSessionStore`.
- */
-export type AsyncSessionStore = {
-  readonly [M in keyof SessionStore]: (
-    ...args: Parameters<SessionStore[M]>
-  ) => Promise<ReturnType<SessionStore[M]>>;
-};
-
-/** A synchronous adapter behind the asynchronous port. */
-export function asyncSessionStore(store: SessionStore): AsyncSessionStore {
-  return {
-    create: async (session) => store.create(session),
-    find: async (merchantId, id, now) => store.find(merchantId, id, now),
-    merchantOf: async (id, now) => store.merchantOf(id, now),
-    replace: async (merchantId, id, expectedVersion, next) =>
-      store.replace(merchantId, id, expectedVersion, next),
-    bindToOrder: async (merchantId, id, orderId) => store.bindToOrder(merchantId, id, orderId),
-    purgeExpired: async (now) => store.purgeExpired(now),
-    close: async () => store.close(),
-  };
+  purgeExpired(now: Date): Promise<void>;
+  close(): Promise<void>;
 }

@@ -44,7 +44,7 @@ export class SqliteSessionStore implements SessionStore {
     this.db.exec('CREATE INDEX IF NOT EXISTS sessions_by_id ON sessions (id)');
   }
 
-  create(session: StoredSession): void {
+  async create(session: StoredSession): Promise<void> {
     const sealed = this.seal(session.merchantId, session.id, session.content);
     this.db
       .prepare(
@@ -64,7 +64,7 @@ export class SqliteSessionStore implements SessionStore {
       );
   }
 
-  find(merchantId: string, id: string, now: Date): StoredSession | undefined {
+  async find(merchantId: string, id: string, now: Date): Promise<StoredSession | undefined> {
     const row = this.db
       .prepare('SELECT * FROM sessions WHERE merchant_id = ? AND id = ? AND expires_at > ?')
       .get(merchantId, id, now.toISOString()) as Row | undefined;
@@ -84,19 +84,19 @@ export class SqliteSessionStore implements SessionStore {
     };
   }
 
-  merchantOf(id: string, now: Date): string | undefined {
+  async merchantOf(id: string, now: Date): Promise<string | undefined> {
     const row = this.db
       .prepare('SELECT merchant_id FROM sessions WHERE id = ? AND expires_at > ?')
       .get(id, now.toISOString()) as Pick<Row, 'merchant_id'> | undefined;
     return row?.merchant_id;
   }
 
-  replace(
+  async replace(
     merchantId: string,
     id: string,
     expectedVersion: string,
     next: { version: string; content: SessionContent },
-  ): boolean {
+  ): Promise<boolean> {
     const sealed = this.seal(merchantId, id, next.content);
     const { changes } = this.db
       .prepare(
@@ -116,7 +116,7 @@ export class SqliteSessionStore implements SessionStore {
     return changes === 1;
   }
 
-  bindToOrder(merchantId: string, id: string, orderId: string): boolean {
+  async bindToOrder(merchantId: string, id: string, orderId: string): Promise<boolean> {
     const { changes } = this.db
       .prepare(
         `UPDATE sessions SET order_id = ?
@@ -126,11 +126,11 @@ export class SqliteSessionStore implements SessionStore {
     return changes === 1;
   }
 
-  purgeExpired(now: Date): void {
+  async purgeExpired(now: Date): Promise<void> {
     this.db.prepare('DELETE FROM sessions WHERE expires_at <= ?').run(now.toISOString());
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.db.close();
   }
 

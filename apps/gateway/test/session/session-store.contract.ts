@@ -1,7 +1,7 @@
-import type { AsyncSessionStore, StoredSession } from '../../src/session/session.store';
+import type { SessionStore, StoredSession } from '../../src/session/session.store';
 
 export interface SessionStoreUnderTest {
-  readonly store: AsyncSessionStore;
+  readonly store: SessionStore;
   readonly cleanup?: () => Promise<void>;
 }
 
@@ -25,7 +25,7 @@ export function describeSessionStoreContract(
   open: () => Promise<SessionStoreUnderTest>,
 ): void {
   describe(`SessionStore contract: ${name}`, () => {
-    let store: AsyncSessionStore;
+    let store: SessionStore;
     let cleanup: (() => Promise<void>) | undefined;
 
     beforeEach(async () => ({ store, cleanup } = await open()));

@@ -16,7 +16,6 @@ import {
 } from '../../src/session/event-store-session.store';
 import { InMemorySecretStore } from '../../src/secrets/secret-store';
 import { withoutSecurityCode } from '../../src/session/session-fields';
-import { asyncSessionStore } from '../../src/session/session.store';
 import { SqliteSessionStore } from '../../src/session/sqlite-session.store';
 import { describeSessionStoreContract, storedSession } from './session-store.contract';
 
@@ -30,7 +29,7 @@ function tempDir(): { dir: string; remove: () => Promise<void> } {
 describeSessionStoreContract('SQLite sessions.db', async () => {
   const { dir, remove } = tempDir();
   const store = new SqliteSessionStore(join(dir, 'sessions.db'), sessionKey());
-  return { store: asyncSessionStore(store), cleanup: remove };
+  return { store, cleanup: remove };
 });
 
 describeSessionStoreContract('event store (in memory)', async () => ({
