@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EventStoreLease, SqliteEventStore } from '../libs/event-store/src';
+import { EventStoreLease, SqliteEventStore, type GlobalPosition } from '../libs/event-store/src';
 import {
   InProcessOrderEventBus,
   KafkaOrderEventPublisher,
@@ -94,16 +94,16 @@ async function fill(store: SqliteEventStore): Promise<void> {
   }
 }
 
+/** Publishes until the checkpoint reaches `head`: the last order event (the lease's come after). */
 async function measure(
   name: string,
   store: SqliteEventStore,
+  head: GlobalPosition,
   publisher: OrderEventPublisher,
   leased = false,
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'relay-bench-cp-'));
   const checkpoints = new SqliteRelayCheckpointStore(join(dir, 'relay.db'), name);
-  // The last order event: the leased run appends the lease's events after it.
-  const [head] = (await store.readAll({ maxCount: EVENTS + 1, streamPrefix: 'order:' })).slice(-1);
   const publicEvents = new PublicOrderEvents(store, { find: () => undefined });
   const relayFrom = (from: RelayCheckpointStore) =>
     new OrderEventRelay(store, (batch) => publicEvents.forBus(batch), publisher, from, silent, {
@@ -115,7 +115,7 @@ async function measure(
     : relayFrom(checkpoints);
   const started = performance.now();
   relay.start();
-  while ((relay.status().checkpoint ?? 0n) < head.position)
+  while ((relay.status().checkpoint ?? 0n) < head)
     await new Promise((resolve) => setTimeout(resolve, 5));
   const seconds = (performance.now() - started) / 1000;
   await relay.stop();
@@ -135,16 +135,17 @@ async function main(): Promise<void> {
   const cluster = await startKafkaMockCluster('bench.order-events');
   try {
     await fill(store);
+    const head = (await store.headPosition())!;
     const bus = new InProcessOrderEventBus();
     await bus.start(async () => undefined);
-    await measure('embedded', store, bus);
-    await measure('leased', store, bus, true);
+    await measure('embedded', store, head, bus);
+    await measure('leased', store, head, bus, true);
     const kafka = new KafkaOrderEventPublisher({
       brokers: cluster.brokers,
       topic: 'bench.order-events',
       clientId: 'relay-bench',
     });
-    await measure('kafka', store, kafka);
+    await measure('kafka', store, head, kafka);
     await kafka.close();
   } finally {
     await store.close();

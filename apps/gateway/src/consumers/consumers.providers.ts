@@ -55,21 +55,17 @@ export function consumersProviders(config: GatewayConfig): Provider[] {
     },
     {
       provide: WEBHOOK_DELIVERIES,
-      useFactory: (metrics: GatewayMetrics, store: EventStore) => {
+      useFactory: async (metrics: GatewayMetrics, store: EventStore) => {
         const { deliveryDb } = config.webhooks;
         // Dispatchers sharing the topic keep the deliveries in the event store (docs/webhooks.md).
-        if (config.webhooks.store === 'event-store') {
-          const deliveries = new DeliveryReadModel(store);
+        const deliveries =
+          config.webhooks.store === 'event-store'
+            ? new DeliveryReadModel(store)
+            : await openingDatabaseFile(deliveryDb, () => new SqliteDeliveryStore(deliveryDb));
+        // With the dispatcher on the consumers thread, its metrics come from there.
+        if (!config.consumers.dispatcher)
           new WebhookMetrics(metrics.registry, () => deliveries.pendingCount());
-          return deliveries;
-        }
-        return openingDatabaseFile(deliveryDb, () => {
-          const deliveries = new SqliteDeliveryStore(deliveryDb);
-          // With the dispatcher on the consumers thread, its metrics come from there.
-          if (!config.consumers.dispatcher)
-            new WebhookMetrics(metrics.registry, () => deliveries.pendingCount());
-          return deliveries;
-        });
+        return deliveries;
       },
       inject: [GatewayMetrics, EVENT_STORE],
     },

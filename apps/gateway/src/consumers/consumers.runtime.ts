@@ -39,11 +39,12 @@ interface Part {
 /**
  * The consumers of committed order events this node runs (GATEWAY_CONSUMERS), built and run
  * together on the consumers thread (consumers.worker.ts): the order-summary projector into
- * read-model.db, the relay to the bus (in-process or Kafka) with its checkpoints in relay.db, and
- * the webhook dispatcher with its delivery store, fed by the bus. They read the event store
- * through their own view of it: the embedded store's commits straight from its writer
- * (SqliteCommitFollower), or their own KurrentDB client. Their metrics go on a registry of their
- * own, which the main thread's /metrics adds to its own.
+ * read-model.db, the relay to the bus (in-process or Kafka) with its checkpoints in relay.db (on
+ * KurrentDB, in the relay lease's events, docs/consumers.md), and the webhook dispatcher with its
+ * delivery store, fed by the bus. They read the event store through their own view of it: the
+ * embedded store's commits straight from its writer (SqliteCommitFollower), or their own
+ * KurrentDB client. Their metrics go on a registry of their own, which the main thread's /metrics
+ * adds to its own.
  */
 export class ConsumersRuntime {
   readonly registry = new Registry();
@@ -128,10 +129,8 @@ export class ConsumersRuntime {
   private async openStore(): Promise<FollowedStore> {
     const { eventStore, commitsChannel, dataDir } = this.settings;
     let store: FollowedStore & { close(): Promise<void> };
-    if (eventStore.kind === 'kurrentdb') {
-      store = await createEventStore(eventStore);
-      this.cluster = store as EventStore;
-    } else {
+    if (eventStore.kind === 'kurrentdb') store = this.cluster = await createEventStore(eventStore);
+    else {
       if (!commitsChannel) throw new Error('the embedded store needs its commits channel');
       const filename = join(dataDir, 'events.db');
       store = await openingDatabaseFile(

@@ -96,10 +96,10 @@ export class LeasedRelay {
       const { role, term, checkpoint } = this.lease.status();
       const leading = role === 'leader' && !this.stopping;
       if (leading && !this.relay) {
-        // Everything up to either was acknowledged by the bus, by this node or another: after a
-        // lapse without a take-over (slow renewals) this node's own is the further one.
-        if (this.checkpoint === undefined || (checkpoint ?? -1n) > this.checkpoint)
-          this.checkpoint = checkpoint;
+        // From the further of the lease's checkpoint and this node's own (save keeps the further):
+        // the bus acknowledged everything up to either; after a lapse without a take-over (slow
+        // renewals) this node's own is the further one.
+        if (checkpoint !== undefined) this.checkpoints.save(checkpoint);
         this.relay = this.relayOfTerm(this.checkpoints);
         this.relay.start();
         this.log.info({ term, from: checkpoint?.toString() }, 'relay lease taken: publishing');
