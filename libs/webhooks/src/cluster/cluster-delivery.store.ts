@@ -50,10 +50,14 @@ export class ClusterDeliveryStore implements DeliveryQueue {
   /** Every schedule from its claim until dropped (released or lost), with its partition. */
   private readonly held = new Map<PartitionSchedule, number>();
   private readonly poller: NodeJS.Timeout;
+  /** A pass still on its way (an event store slow to answer) is not doubled. */
+  private polling: Promise<void> | undefined;
   private rebalancing = false;
 
   constructor(private readonly options: ClusterDeliveryStoreOptions) {
-    this.poller = setInterval(() => void this.poll(), options.pollMs);
+    this.poller = setInterval(() => {
+      this.polling ??= this.poll().finally(() => (this.polling = undefined));
+    }, options.pollMs);
     this.poller.unref();
   }
 
