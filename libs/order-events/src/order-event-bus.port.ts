@@ -13,7 +13,7 @@ export interface OrderEventPublisher {
   close(): Promise<void>;
 }
 
-/** Where a consumed event came from: its Kafka partition (a bus without partitions says 0). */
+/** Where a consumed event came from: its Kafka partition (the in-process bus gives no source). */
 export interface OrderEventSource {
   readonly partition: number;
 }

@@ -42,7 +42,7 @@ export interface KafkaOrderEventConsumerOptions extends KafkaConnectionOptions {
 export class KafkaOrderEventConsumer implements OrderEventConsumer {
   private readonly consumer: Consumer;
   private readonly closing = new AbortController();
-  private started = false;
+  /** Set by start(). */
   private handler: OrderEventHandler | undefined;
 
   constructor(private readonly options: KafkaOrderEventConsumerOptions) {
@@ -59,7 +59,7 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
     this.consumer.on(this.consumer.events.CRASH, ({ payload }) => {
       if (payload.restart || this.closing.signal.aborted || !this.handler) return;
       this.options.onConnectionError?.(payload.error);
-      void this.keepJoining(this.handler);
+      void this.keepJoining();
     });
     const { onRebalancing, onAssigned } = options;
     if (onRebalancing) this.consumer.on(this.consumer.events.REBALANCING, () => onRebalancing());
@@ -71,10 +71,9 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
 
   async start(handle: OrderEventHandler): Promise<void> {
     if (this.closing.signal.aborted) throw new OrderEventBusClosedError();
-    if (this.started) throw new Error('KafkaOrderEventConsumer is already started');
-    this.started = true;
+    if (this.handler) throw new Error('KafkaOrderEventConsumer is already started');
     this.handler = handle;
-    void this.join(handle).catch(() => this.keepJoining(handle));
+    void this.join().catch(() => this.keepJoining());
   }
 
   async close(): Promise<void> {
@@ -82,12 +81,12 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
     await this.consumer.disconnect();
   }
 
-  private async keepJoining(handle: OrderEventHandler): Promise<void> {
+  private async keepJoining(): Promise<void> {
     for (let attempt = 2; !this.closing.signal.aborted; attempt++) {
       await sleep(backoffDelay(attempt, this.backoff), this.closing.signal);
       if (this.closing.signal.aborted) return;
       try {
-        await this.join(handle);
+        await this.join();
         return;
       } catch {
         // reported by join; try again
@@ -95,7 +94,7 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
     }
   }
 
-  private async join(handle: OrderEventHandler): Promise<void> {
+  private async join(): Promise<void> {
     try {
       await this.consumer.connect();
       await this.consumer.subscribe({ topics: [this.options.topic], fromBeginning: true });
@@ -103,7 +102,7 @@ export class KafkaOrderEventConsumer implements OrderEventConsumer {
         autoCommit: false,
         eachBatchAutoResolve: false,
         partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 4,
-        eachBatch: (payload) => this.handleBatch(payload, handle),
+        eachBatch: (payload) => this.handleBatch(payload, this.handler!),
       });
     } catch (error) {
       // A join cut short by close() is no connection problem.

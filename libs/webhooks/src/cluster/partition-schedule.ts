@@ -39,8 +39,8 @@ export class PartitionSchedule {
   /** Being handed over: no new attempt starts. */
   releasing = false;
   private revision: ExpectedRevision = 'no_stream';
+  /** Who holds the partition as the stream tells it: its last claimant, until it released it. */
   private owner: string | undefined;
-  private released = true;
   private claimed = false;
   private lostTo: string | undefined;
   private queue: QueuedWrite[] = [];
@@ -71,7 +71,7 @@ export class PartitionSchedule {
   async claim(handoverMs: number): Promise<void> {
     await this.catchUp();
     const deadline = Date.now() + handoverMs;
-    while (this.owner !== this.me && !this.released && Date.now() < deadline) {
+    while (this.owner !== undefined && this.owner !== this.me && Date.now() < deadline) {
       await new Promise((done) => setTimeout(done, HANDOVER_POLL_MS));
       await this.catchUp();
     }
@@ -160,11 +160,10 @@ export class PartitionSchedule {
       if (event.type === 'PartitionClaimed') {
         const { owner } = event.data as PartitionEventData['PartitionClaimed'];
         this.owner = owner;
-        this.released = false;
         if (owner !== this.me && this.claimed) this.lostTo = owner;
       } else if (event.type === 'PartitionReleased') {
-        this.released =
-          (event.data as PartitionEventData['PartitionReleased']).owner === this.owner;
+        const { owner } = event.data as PartitionEventData['PartitionReleased'];
+        if (owner === this.owner) this.owner = undefined;
       } else if (event.type === 'DeliveryRecorded') {
         this.ids.add((event.data as PartitionEventData['DeliveryRecorded']).delivery.id);
       }
