@@ -36,7 +36,6 @@ const REGISTRY_TIMEOUT_MS = 2_000;
  */
 export class WorkerPool {
   private readonly links = new Map<Worker, IpcQuestions<PrimaryQuestion>>();
-  private readonly started = new Map<Worker, number>();
   private readonly serving = new Set<Worker>();
   private stopping = false;
   private crashes = 0;
@@ -115,7 +114,7 @@ export class WorkerPool {
       worker.send(message, undefined, done),
     );
     this.links.set(worker, link);
-    this.started.set(worker, Date.now());
+    const startedAt = Date.now();
     worker.on('message', (message: ToPrimary) => {
       if (link.received(message)) return;
       if (message.type === 'ask') {
@@ -132,9 +131,7 @@ export class WorkerPool {
       link.channelClosed('the request process is gone');
       this.links.delete(worker);
       this.serving.delete(worker);
-      const ranMs = Date.now() - (this.started.get(worker) ?? 0);
-      this.started.delete(worker);
-      if (!this.stopping) this.restartLater(worker, ranMs, code, signal);
+      if (!this.stopping) this.restartLater(worker, Date.now() - startedAt, code, signal);
     });
     return worker;
   }
