@@ -126,7 +126,10 @@ export class WorkerPool {
         onListening?.(message.note.url);
       }
     });
-    worker.on('online', () => this.tell(worker, { kind: 'writer', state: this.currentState() }));
+    // Not remembered as told: the others still hear of a change this process learns first.
+    worker.on('online', () =>
+      this.tell(worker, { kind: 'writer', state: this.services.writerState() }),
+    );
     worker.once('exit', (code, signal) => {
       link.channelClosed('the request process is gone');
       this.links.delete(worker);
@@ -151,14 +154,10 @@ export class WorkerPool {
     }, delay);
   }
 
-  private currentState(): SharedWriterState {
-    return (this.told = this.services.writerState());
-  }
-
   private tellWriterState(): void {
-    const before = this.told;
-    const now = this.currentState();
-    if (before?.state === now.state && before.unwritable === now.unwritable) return;
+    const now = this.services.writerState();
+    if (this.told?.state === now.state && this.told.unwritable === now.unwritable) return;
+    this.told = now;
     for (const worker of this.links.keys()) this.tell(worker, { kind: 'writer', state: now });
   }
 
