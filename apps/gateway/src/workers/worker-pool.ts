@@ -6,7 +6,6 @@ import type {
   PrimaryNote,
   PrimaryQuestion,
   ToPrimary,
-  ToWorker,
   WorkerAnswers,
   WorkerQuestion,
 } from './workers-protocol';
@@ -35,7 +34,7 @@ const REGISTRY_TIMEOUT_MS = 2_000;
  * signals on, and at shutdown waits for every one to drain and exit.
  */
 export class WorkerPool {
-  private readonly links = new Map<Worker, IpcQuestions<PrimaryQuestion>>();
+  private readonly links = new Map<Worker, IpcQuestions<PrimaryQuestion, PrimaryNote>>();
   private readonly serving = new Set<Worker>();
   private stopping = false;
   private crashes = 0;
@@ -110,7 +109,7 @@ export class WorkerPool {
 
   private fork(onListening?: (url: string) => void): Worker {
     const worker = cluster.fork();
-    const link = new IpcQuestions<PrimaryQuestion>((message, done) =>
+    const link = new IpcQuestions<PrimaryQuestion, PrimaryNote>((message, done) =>
       worker.send(message, undefined, done),
     );
     this.links.set(worker, link);
@@ -127,9 +126,7 @@ export class WorkerPool {
       }
     });
     // Not remembered as told: the others still hear of a change this process learns first.
-    worker.on('online', () =>
-      this.tell(worker, { kind: 'writer', state: this.services.writerState() }),
-    );
+    worker.on('online', () => link.note({ kind: 'writer', state: this.services.writerState() }));
     worker.once('exit', (code, signal) => {
       link.channelClosed('the request process is gone');
       this.links.delete(worker);
@@ -158,10 +155,6 @@ export class WorkerPool {
     const now = this.services.writerState();
     if (this.told?.state === now.state && this.told.unwritable === now.unwritable) return;
     this.told = now;
-    for (const worker of this.links.keys()) this.tell(worker, { kind: 'writer', state: now });
-  }
-
-  private tell(worker: Worker, note: PrimaryNote): void {
-    worker.send({ type: 'note', note } satisfies ToWorker, undefined, () => undefined);
+    for (const link of this.links.values()) link.note({ kind: 'writer', state: now });
   }
 }
