@@ -114,12 +114,10 @@ async function main(): Promise<void> {
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const scheme = config.tls ? 'https' : 'http';
   app.get(PublicUrl).listeningAt(`${scheme}://${host}:${port}`);
+  const url = `${scheme}://${config.host}:${port}`;
   // Tests and scripts read this line to find the port when PORT=0 (the primary prints it for all).
-  if (primary) primary.listening(`${scheme}://${config.host}:${port}`);
-  else
-    console.log(
-      `gateway listening on ${scheme}://${config.host}:${port} (data: ${config.dataDir})`,
-    );
+  if (primary) primary.listening(url);
+  else console.log(`gateway listening on ${url} (data: ${config.dataDir})`);
   reloadMerchantsOnHangup(app.get<MerchantRegistry>(MERCHANT_REGISTRY), config.merchantsFile);
   closeOnSignals(app, app.get(LoadShedder), config.shutdownGraceSeconds, logger);
 }

@@ -4,12 +4,13 @@ type Send = (message: Envelope<unknown, unknown>, done: (error: Error | null) =>
 
 /**
  * One side of the question-and-answer traffic on an IPC channel: `ask` sends a question and
- * resolves with its answer; `answerWith` answers the other side's questions. A question still
- * open when the channel closes (`channelClosed`) is rejected: its outcome is unknown. Answers
- * ready in one turn of the event loop go as one message (a write to the channel costs more
- * than the answer: the answers to one group commit's appends resolve together).
+ * resolves with its answer; `answerWith` answers the other side's questions; `note` sends what
+ * gets no answer. A question still open when the channel closes (`channelClosed`) is rejected:
+ * its outcome is unknown. Answers ready in one turn of the event loop go as one message (a write
+ * to the channel costs more than the answer: the answers to one group commit's appends resolve
+ * together).
  */
-export class IpcQuestions<Question> {
+export class IpcQuestions<Question, Note = never> {
   private nextId = 1;
   private readonly waiting = new Map<
     number,
@@ -33,6 +34,10 @@ export class IpcQuestions<Question> {
           timeoutMs,
         ).unref();
     });
+  }
+
+  note(note: Note): void {
+    this.send({ type: 'note', note }, () => undefined);
   }
 
   /** Takes the answers to this side's questions; false for any other message. */

@@ -2,13 +2,7 @@ import type { SharedAppend, SharedAppendReply, SharedWriterState } from '@gatewa
 import type { ConsumersStatus } from '../consumers/consumers-protocol';
 import type { Consumers } from '../consumers/consumers.host';
 import { IpcQuestions } from './ipc-questions';
-import type {
-  ToPrimary,
-  ToWorker,
-  WorkerAnswers,
-  WorkerNote,
-  WorkerQuestion,
-} from './workers-protocol';
+import type { ToWorker, WorkerAnswers, WorkerNote, WorkerQuestion } from './workers-protocol';
 
 /** Questions on /health/ready and /metrics give up after this long (as the consumers thread's). */
 const ANSWER_TIMEOUT_MS = 2_000;
@@ -19,12 +13,12 @@ const ANSWER_TIMEOUT_MS = 2_000;
  * redeliveries nudge its dispatcher, and the primary asks back for this process's registry.
  */
 export class PrimaryLink {
-  private readonly questions: IpcQuestions<WorkerQuestion>;
+  private readonly questions: IpcQuestions<WorkerQuestion, WorkerNote>;
   private writerState: SharedWriterState | undefined;
   private onWriterState: ((state: SharedWriterState) => void) | undefined;
   private registry: (() => Promise<unknown>) | undefined;
 
-  constructor(private readonly channel: NodeJS.Process) {
+  constructor(channel: NodeJS.Process) {
     this.questions = new IpcQuestions((message, done) => {
       channel.send!(message, undefined, undefined, done);
     });
@@ -45,7 +39,7 @@ export class PrimaryLink {
         .ask<WorkerAnswers['status']>({ kind: 'status' }, ANSWER_TIMEOUT_MS)
         .catch((): ConsumersStatus => UNANSWERED),
     metrics: async () => '',
-    nudge: () => this.note({ kind: 'nudge' }),
+    nudge: () => this.questions.note({ kind: 'nudge' }),
     // The primary reloads its own merchants on SIGHUP, and passes the signal on to this process.
     reloadMerchants: () => undefined,
     stop: async () => undefined,
@@ -57,7 +51,7 @@ export class PrimaryLink {
   }
 
   listening(url: string): void {
-    this.note({ kind: 'listening', url });
+    this.questions.note({ kind: 'listening', url });
   }
 
   /** Calls `told` with the writer's state now (if known) and whenever the primary tells it. */
@@ -69,15 +63,6 @@ export class PrimaryLink {
   /** What the primary gets when it asks for this process's metrics (prom-client's JSON). */
   answerRegistryWith(registry: () => Promise<unknown>): void {
     this.registry = registry;
-  }
-
-  private note(note: WorkerNote): void {
-    this.channel.send!(
-      { type: 'note', note } satisfies ToPrimary,
-      undefined,
-      undefined,
-      () => undefined,
-    );
   }
 
   private received(message: ToWorker): void {

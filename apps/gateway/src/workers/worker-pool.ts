@@ -6,7 +6,6 @@ import type {
   PrimaryNote,
   PrimaryQuestion,
   ToPrimary,
-  ToWorker,
   WorkerAnswers,
   WorkerQuestion,
 } from './workers-protocol';
@@ -35,8 +34,7 @@ const REGISTRY_TIMEOUT_MS = 2_000;
  * signals on, and at shutdown waits for every one to drain and exit.
  */
 export class WorkerPool {
-  private readonly links = new Map<Worker, IpcQuestions<PrimaryQuestion>>();
-  private readonly started = new Map<Worker, number>();
+  private readonly links = new Map<Worker, IpcQuestions<PrimaryQuestion, PrimaryNote>>();
   private readonly serving = new Set<Worker>();
   private stopping = false;
   private crashes = 0;
@@ -111,11 +109,11 @@ export class WorkerPool {
 
   private fork(onListening?: (url: string) => void): Worker {
     const worker = cluster.fork();
-    const link = new IpcQuestions<PrimaryQuestion>((message, done) =>
+    const link = new IpcQuestions<PrimaryQuestion, PrimaryNote>((message, done) =>
       worker.send(message, undefined, done),
     );
     this.links.set(worker, link);
-    this.started.set(worker, Date.now());
+    const startedAt = Date.now();
     worker.on('message', (message: ToPrimary) => {
       if (link.received(message)) return;
       if (message.type === 'ask') {
@@ -127,14 +125,13 @@ export class WorkerPool {
         onListening?.(message.note.url);
       }
     });
-    worker.on('online', () => this.tell(worker, { kind: 'writer', state: this.currentState() }));
+    // Not remembered as told: the others still hear of a change this process learns first.
+    worker.on('online', () => link.note({ kind: 'writer', state: this.services.writerState() }));
     worker.once('exit', (code, signal) => {
       link.channelClosed('the request process is gone');
       this.links.delete(worker);
       this.serving.delete(worker);
-      const ranMs = Date.now() - (this.started.get(worker) ?? 0);
-      this.started.delete(worker);
-      if (!this.stopping) this.restartLater(worker, ranMs, code, signal);
+      if (!this.stopping) this.restartLater(worker, Date.now() - startedAt, code, signal);
     });
     return worker;
   }
@@ -154,18 +151,10 @@ export class WorkerPool {
     }, delay);
   }
 
-  private currentState(): SharedWriterState {
-    return (this.told = this.services.writerState());
-  }
-
   private tellWriterState(): void {
-    const before = this.told;
-    const now = this.currentState();
-    if (before?.state === now.state && before.unwritable === now.unwritable) return;
-    for (const worker of this.links.keys()) this.tell(worker, { kind: 'writer', state: now });
-  }
-
-  private tell(worker: Worker, note: PrimaryNote): void {
-    worker.send({ type: 'note', note } satisfies ToWorker, undefined, () => undefined);
+    const now = this.services.writerState();
+    if (this.told?.state === now.state && this.told.unwritable === now.unwritable) return;
+    this.told = now;
+    for (const link of this.links.values()) link.note({ kind: 'writer', state: now });
   }
 }
