@@ -1,4 +1,5 @@
 import { isLuhnValid } from '@gateway/domain';
+import { saveCardBody } from '../support/payment-data';
 import { randomBytes } from 'node:crypto';
 import {
   makeDataDir,
@@ -15,15 +16,6 @@ import {
 const VISA_DEBIT = '4508750015741019';
 const MASTERCARD = '5123450000000008';
 
-const saveBody = (
-  number: string,
-  extra: Record<string, unknown> = {},
-  expiry = { month: '1', year: '39' },
-) => ({
-  sourceOfFunds: { type: 'CARD', provided: { card: { number, expiry } } },
-  ...extra,
-});
-
 let gateway: RunningGateway;
 let api: ReturnType<typeof merchantClient>;
 let other: ReturnType<typeof merchantClient>;
@@ -36,7 +28,7 @@ afterAll(() => gateway.stop());
 
 describe('POST …/token (Save Card)', () => {
   it('issues a token of 16 digits, starting with 9, ending with the last four, failing Luhn', async () => {
-    const answer = await api.post('/token', saveBody(VISA_DEBIT, { correlationId: 'c-1' }));
+    const answer = await api.post('/token', saveCardBody(VISA_DEBIT, { correlationId: 'c-1' }));
     expect(answer.status).toBe(201);
     const token: string = answer.body.token;
     expect(token).toMatch(/^9\d{11}1019$/);
@@ -67,21 +59,24 @@ describe('POST …/token (Save Card)', () => {
   });
 
   it('gives one card saved twice by one merchant the same token, another merchant another', async () => {
-    const first = await api.post('/token', saveBody(MASTERCARD));
-    const again = await api.post('/token', saveBody(MASTERCARD));
-    const elsewhere = await other.post('/token', saveBody(MASTERCARD));
+    const first = await api.post('/token', saveCardBody(MASTERCARD));
+    const again = await api.post('/token', saveCardBody(MASTERCARD));
+    const elsewhere = await other.post('/token', saveCardBody(MASTERCARD));
     expect([first.status, again.status, elsewhere.status]).toEqual([201, 201, 201]);
     expect(again.body.token).toBe(first.body.token);
     expect(elsewhere.body.token).not.toBe(first.body.token);
   });
 
   it('BASIC checks the Luhn digit and the expiry', async () => {
-    const ok = await api.post('/token', saveBody(MASTERCARD, { verificationStrategy: 'BASIC' }));
+    const ok = await api.post(
+      '/token',
+      saveCardBody(MASTERCARD, { verificationStrategy: 'BASIC' }),
+    );
     expect(ok.status).toBe(201);
     expect(ok.body.response.gatewayCode).toBe('BASIC_VERIFICATION_SUCCESSFUL');
     const luhn = await api.post(
       '/token',
-      saveBody('5123450000000009', { verificationStrategy: 'BASIC' }),
+      saveCardBody('5123450000000009', { verificationStrategy: 'BASIC' }),
     );
     expect(luhn.status).toBe(400);
     expect(luhn.body.error).toMatchObject({
@@ -91,7 +86,7 @@ describe('POST …/token (Save Card)', () => {
     });
     const expired = await api.post(
       '/token',
-      saveBody(MASTERCARD, { verificationStrategy: 'BASIC' }, { month: '1', year: '20' }),
+      saveCardBody(MASTERCARD, { verificationStrategy: 'BASIC' }, { month: '1', year: '20' }),
     );
     expect(expired.status).toBe(400);
     expect(expired.body.error.field).toBe('sourceOfFunds.provided.card.expiry.year');
@@ -100,7 +95,7 @@ describe('POST …/token (Save Card)', () => {
   it('ACQUIRER verifies with the acquirer: approved saves, a decline refuses and saves nothing', async () => {
     const ok = await api.put(
       '/token/Acq1',
-      saveBody(MASTERCARD, { verificationStrategy: 'ACQUIRER' }),
+      saveCardBody(MASTERCARD, { verificationStrategy: 'ACQUIRER' }),
     );
     expect(ok.status).toBe(201);
     expect(ok.body).toMatchObject({
@@ -109,7 +104,7 @@ describe('POST …/token (Save Card)', () => {
     });
     const declined = await api.put(
       '/token/Acq2',
-      saveBody(MASTERCARD, { verificationStrategy: 'ACQUIRER' }, { month: '5', year: '39' }),
+      saveCardBody(MASTERCARD, { verificationStrategy: 'ACQUIRER' }, { month: '5', year: '39' }),
     );
     expect(declined.status).toBe(400);
     expect(declined.body).toMatchObject({
@@ -121,7 +116,7 @@ describe('POST …/token (Save Card)', () => {
   });
 
   it('refuses a security code: it is never stored', async () => {
-    const body = saveBody(MASTERCARD);
+    const body = saveCardBody(MASTERCARD);
     (body.sourceOfFunds.provided.card as Record<string, unknown>).securityCode = '123';
     const answer = await api.post('/token', body);
     expect(answer.status).toBe(400);
@@ -161,7 +156,7 @@ describe('POST …/token (Save Card)', () => {
 
 describe('PUT, GET and DELETE …/token/{tokenid}', () => {
   it('creates (201), updates (200), retrieves and deletes the token the merchant names', async () => {
-    const created = await api.put('/token/MyCard1', saveBody(MASTERCARD));
+    const created = await api.put('/token/MyCard1', saveCardBody(MASTERCARD));
     expect(created.status).toBe(201);
     expect(created.body.token).toBe('MyCard1');
     const updated = await api.put('/token/MyCard1', {
@@ -183,7 +178,7 @@ describe('PUT, GET and DELETE …/token/{tokenid}', () => {
   });
 
   it("answers 404 for another merchant's token", async () => {
-    const mine = await api.put('/token/Private1', saveBody(MASTERCARD));
+    const mine = await api.put('/token/Private1', saveCardBody(MASTERCARD));
     expect(mine.status).toBe(201);
     expect((await other.get('/token/Private1')).status).toBe(404);
     expect((await other.delete('/token/Private1')).status).toBe(404);
@@ -201,10 +196,10 @@ describe('PUT, GET and DELETE …/token/{tokenid}', () => {
   });
 
   it('refuses a token id that is not 1-40 letters and digits, and a card number as one', async () => {
-    const bad = await api.put('/token/no-dash', saveBody(MASTERCARD));
+    const bad = await api.put('/token/no-dash', saveCardBody(MASTERCARD));
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ field: 'token', validationType: 'INVALID' });
-    const card = await api.put(`/token/${MASTERCARD}`, saveBody(MASTERCARD));
+    const card = await api.put(`/token/${MASTERCARD}`, saveCardBody(MASTERCARD));
     expect(card.status).toBe(400);
     expect(card.text).not.toContain(MASTERCARD);
     expect((await api.get('/token/no-dash')).status).toBe(404);
@@ -232,7 +227,7 @@ describe('paying with a token', () => {
   it.each(['AUTHORIZE', 'PAY', 'VERIFY'])(
     '%s with a token: approved, the response shows the token and the masked card, usage recorded',
     async (operation) => {
-      const token = (await api.post('/token', saveBody(MASTERCARD))).body.token;
+      const token = (await api.post('/token', saveCardBody(MASTERCARD))).body.token;
       const answer = await pay(operation, { token });
       expect(answer.status).toBe(201);
       expect(answer.body.result).toBe('SUCCESS');
@@ -248,7 +243,7 @@ describe('paying with a token', () => {
   );
 
   it('a security code and a new expiry sent beside the token override the stored ones', async () => {
-    const token = (await api.post('/token', saveBody(VISA_DEBIT))).body.token;
+    const token = (await api.post('/token', saveCardBody(VISA_DEBIT))).body.token;
     const answer = await pay('AUTHORIZE', {
       token,
       provided: { card: { securityCode: '123', expiry: { month: '7', year: '38' } } },
@@ -262,7 +257,7 @@ describe('paying with a token', () => {
   });
 
   it("the session's card fields override the token's, the sent ones override the session's", async () => {
-    const token = (await api.post('/token', saveBody(MASTERCARD))).body.token;
+    const token = (await api.post('/token', saveCardBody(MASTERCARD))).body.token;
     /** A session (one per order) holding only an expiry. */
     const sessionWithExpiry = async () => {
       const id = (await api.post('/session', {})).body.session.id;
@@ -284,7 +279,7 @@ describe('paying with a token', () => {
   });
 
   it("another merchant's, a deleted and an unknown token are INVALID on sourceOfFunds.token", async () => {
-    const mine = (await api.put('/token/PayMe1', saveBody(MASTERCARD))).body.token;
+    const mine = (await api.put('/token/PayMe1', saveCardBody(MASTERCARD))).body.token;
     const others = await other.put(`/order/${orders()}/transaction/1`, {
       apiOperation: 'PAY',
       order: { amount: '10.00', currency: 'USD' },
@@ -317,7 +312,7 @@ describe('paying with a token', () => {
   });
 
   it('two payments with one token at once both go through, and its usage is recorded', async () => {
-    const token = (await api.put('/token/Twice1', saveBody(MASTERCARD))).body.token;
+    const token = (await api.put('/token/Twice1', saveCardBody(MASTERCARD))).body.token;
     const [a, b] = await Promise.all([pay('PAY', { token }), pay('AUTHORIZE', { token })]);
     expect([a.status, b.status]).toEqual([201, 201]);
     expect([a.body.response.gatewayCode, b.body.response.gatewayCode]).toEqual([
@@ -328,7 +323,7 @@ describe('paying with a token', () => {
   });
 
   it('a retry of a payment whose token was deleted since gets the original response', async () => {
-    const token = (await api.put('/token/Retry1', saveBody(MASTERCARD))).body.token;
+    const token = (await api.put('/token/Retry1', saveCardBody(MASTERCARD))).body.token;
     const body = {
       apiOperation: 'PAY',
       order: { amount: '10.00', currency: 'USD' },
@@ -344,7 +339,7 @@ describe('paying with a token', () => {
   });
 
   it('a retry records no second use: usage.lastUsedTime stays that of the payment', async () => {
-    const token = (await api.put('/token/Retry2', saveBody(MASTERCARD))).body.token;
+    const token = (await api.put('/token/Retry2', saveCardBody(MASTERCARD))).body.token;
     const body = {
       apiOperation: 'PAY',
       order: { amount: '10.00', currency: 'USD' },
@@ -363,7 +358,7 @@ describe('paying with a token', () => {
   });
 
   it('a token deleted while payments use it: those that read it complete, later ones are INVALID, nothing stored for them', async () => {
-    const token = (await api.put('/token/Racing1', saveBody(MASTERCARD))).body.token;
+    const token = (await api.put('/token/Racing1', saveCardBody(MASTERCARD))).body.token;
     const payments = Array.from({ length: 6 }, () => orders());
     const [deleted, ...paid] = await Promise.all([
       api.delete(`/token/${token}`),
@@ -397,7 +392,7 @@ describe('paying with a token', () => {
   });
 
   it('REFUND takes no token', async () => {
-    const token = (await api.put('/token/Refund1', saveBody(MASTERCARD))).body.token;
+    const token = (await api.put('/token/Refund1', saveCardBody(MASTERCARD))).body.token;
     const answer = await api.put(`/order/${orders()}/transaction/1`, {
       apiOperation: 'REFUND',
       transaction: { amount: '5.00', currency: 'USD' },
@@ -416,8 +411,8 @@ describe('after kill -9', () => {
   it('a saved token (201) is there, with its number to pay with; a deleted one stays deleted', async () => {
     const first = await startGateway();
     const before = merchantClient(first);
-    const kept = await before.put('/token/Durable1', saveBody(MASTERCARD));
-    const gone = await before.put('/token/Durable2', saveBody(VISA_DEBIT));
+    const kept = await before.put('/token/Durable1', saveCardBody(MASTERCARD));
+    const gone = await before.put('/token/Durable2', saveCardBody(VISA_DEBIT));
     expect([kept.status, gone.status]).toEqual([201, 201]);
     expect((await before.delete('/token/Durable2')).status).toBe(200);
     await first.stop('SIGKILL');
@@ -466,12 +461,12 @@ describe('data key rotation', () => {
       }
     };
     await run({ GATEWAY_DATA_KEYS: k1 }, async (client) => {
-      expect((await client.put('/token/Rotate1', saveBody(MASTERCARD))).status).toBe(201);
+      expect((await client.put('/token/Rotate1', saveCardBody(MASTERCARD))).status).toBe(201);
     });
     await run({ GATEWAY_DATA_KEYS: `${k1},${k2}`, GATEWAY_DATA_KEY_ID: 'k2' }, async (client) => {
       expect((await payWith(client, 'Rotate1')).status).toBe(201);
       // Saved again: its key is now wrapped by k2.
-      expect((await client.put('/token/Rotate2', saveBody(VISA_DEBIT))).status).toBe(201);
+      expect((await client.put('/token/Rotate2', saveCardBody(VISA_DEBIT))).status).toBe(201);
     });
     await run({ GATEWAY_DATA_KEYS: k2 }, async (client) => {
       expect((await payWith(client, 'Rotate2')).status).toBe(201);

@@ -1,5 +1,10 @@
-import { describeWithKafka, readTopic, type RawRecord } from '../support/kafka-mock-cluster';
-import { startGatewayCluster, type GatewayCluster } from '../support/gateway-cluster';
+import { describeWithKafka } from '../support/kafka-mock-cluster';
+import { relayRole, startGatewayCluster, type GatewayCluster } from '../support/gateway-cluster';
+import {
+  committedOrderEvents,
+  expectAtLeastOnce,
+  readAllCommitted,
+} from '../support/order-event-records';
 import { startClusterLoad } from '../support/cluster-load';
 import { startDispatcher, type RunningDispatcher } from '../support/dispatcher-process';
 import { makeDataDir, merchantClient } from '../support/gateway-process';
@@ -12,12 +17,6 @@ import {
 } from '../support/webhook-receiver';
 
 const NODES = 3;
-
-/** The node's relay role as /health/ready reports it. */
-async function relayRole(baseUrl: string): Promise<string | undefined> {
-  const ready: any = await (await fetch(`${baseUrl}/health/ready`)).json();
-  return ready.relay?.role;
-}
 
 /** The Kafka partitions a dispatcher sends the deliveries of (its /health). */
 async function partitionsOf(dispatcher: RunningDispatcher): Promise<number[]> {
@@ -69,7 +68,9 @@ describeWithKafka()(
       let leader = -1;
       await until(
         async () => {
-          const roles = await Promise.all(cluster.nodes.map((node) => relayRole(node.baseUrl)));
+          const roles = await Promise.all(
+            cluster.nodes.map(async (node) => (await relayRole(node)).role),
+          );
           leader = roles.indexOf('leader');
           return leader >= 0 && roles.filter((role) => role === 'leader').length === 1;
         },
@@ -92,7 +93,7 @@ describeWithKafka()(
       const alive = cluster.nodes.filter((_, i) => i !== leader);
       await until(
         async () => {
-          const roles = await Promise.all(alive.map((node) => relayRole(node.baseUrl)));
+          const roles = await Promise.all(alive.map(async (node) => (await relayRole(node)).role));
           return roles.filter((role) => role === 'leader').length === 1;
         },
         'another node leads the relay',
@@ -108,20 +109,14 @@ describeWithKafka()(
         }
 
       // Every event the store holds for these orders, against what reached the topic.
-      const logged = new Map<string, { stream: string; revision: number }>();
-      for (let i = 0; i < cluster.standin.log.length; i++) {
-        const event = cluster.standin.log.at(i)!;
-        if (event.streamId.includes(`:${prefix}-`))
-          logged.set(event.id, { stream: event.streamId, revision: event.revision });
-      }
-      expect(logged.size).toBeGreaterThanOrEqual(load.created.size);
-      const seen = new Set<string>();
-      const records = await readTopic(cluster.kafka.brokers, cluster.topic, (read) => {
-        const id = read[read.length - 1].headers['event-id'];
-        if (logged.has(id)) seen.add(id);
-        return seen.size === logged.size;
-      });
-      expectInOrderPerOrder(records.filter((record) => logged.has(record.headers['event-id'])));
+      const committed = committedOrderEvents(cluster.standin, prefix);
+      expect(committed.length).toBeGreaterThanOrEqual(load.created.size);
+      const ids = new Set(committed.map((event) => event.eventId));
+      const records = await readAllCommitted(cluster.kafka, cluster.topic, committed);
+      expectAtLeastOnce(
+        records.filter((record) => ids.has(record.headers['event-id'])),
+        committed,
+      );
 
       // Every transaction answered 201 notified, each notification id for one transaction only.
       const wanted = [...load.created.values()].map(
@@ -145,24 +140,6 @@ describeWithKafka()(
     }, 240_000);
   },
 );
-
-/** Duplicates aside (each the same record byte for byte), one order's events come in revision order. */
-function expectInOrderPerOrder(records: RawRecord[]) {
-  const first = new Map<string, RawRecord>();
-  const next = new Map<string, number>();
-  for (const record of records) {
-    const id = record.headers['event-id'];
-    const earlier = first.get(id);
-    if (earlier) {
-      expect(record.value).toBe(earlier.value);
-      continue;
-    }
-    first.set(id, record);
-    const revision = Number(record.headers['stream-revision']);
-    expect(revision).toBe(next.get(record.key) ?? 0);
-    next.set(record.key, revision + 1);
-  }
-}
 
 /** `{order id}/{transaction id}` of a notification's body. */
 function transactionOf(notification: ReceivedNotification): string {

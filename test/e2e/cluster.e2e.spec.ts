@@ -1,6 +1,12 @@
 import { describeWithKafka, readTopic, type RawRecord } from '../support/kafka-mock-cluster';
+import {
+  committedOrderEvents,
+  expectAtLeastOnce,
+  readAllCommitted,
+} from '../support/order-event-records';
 import { startGatewayCluster, type GatewayCluster } from '../support/gateway-cluster';
 import { authorizeBody, orderIds } from '../support/gateway-process';
+import { saveCardBody } from '../support/payment-data';
 import {
   authenticatePayerBody,
   card,
@@ -191,12 +197,7 @@ describeWithKafka()('a three-node cluster behind a round-robin balancer', () => 
   });
 
   it('a card saved on one node pays on another; deleted on a third, it pays nowhere', async () => {
-    const saved = await cluster.on(0).post('/token', {
-      sourceOfFunds: {
-        type: 'CARD',
-        provided: { card: { number: '4508750015741019', expiry: { month: '1', year: '39' } } },
-      },
-    });
+    const saved = await cluster.on(0).post('/token', saveCardBody('4508750015741019'));
     expect(saved.status).toBe(201);
     const { token } = saved.body;
     const payWith = (node: number, order = newOrder()) =>
@@ -229,11 +230,10 @@ describeWithKafka()('a three-node cluster behind a round-robin balancer', () => 
       expect(capture.status).toBe(201);
     }
     const wanted = new Set(orders);
-    const records = await readTopic(cluster.kafka.brokers, cluster.topic, (read) =>
-      orders.every((order) =>
-        read.some((r) => orderOf(r) === order && r.headers['event-type'] === 'CaptureProcessed'),
-      ),
+    const committed = committedOrderEvents(cluster.standin).filter((event) =>
+      wanted.has(event.streamId.split(':')[2]),
     );
+    const records = await readAllCommitted(cluster.kafka, cluster.topic, committed);
     // Give a second relay (the bug this checks for) time to publish its copies too.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const again = await readTopic(
@@ -242,15 +242,11 @@ describeWithKafka()('a three-node cluster behind a round-robin balancer', () => 
       (read) => read.length >= records.length,
     );
     const mine = again.filter((record) => wanted.has(orderOf(record)));
-    const ids = mine.map((record) => record.headers['event-id']);
-    expect(new Set(ids).size).toBe(ids.length);
-    for (const order of orders) {
-      const ofOrder = mine.filter((record) => orderOf(record) === order);
-      const revisions = ofOrder.map((record) => Number(record.headers['stream-revision']));
-      expect(revisions).toEqual(revisions.map((_, i) => i));
-      expect(ofOrder.at(-1)!.headers['event-type']).toBe('CaptureProcessed');
-      expect(new Set(ofOrder.map((record) => record.partition)).size).toBe(1);
-    }
+    expect(expectAtLeastOnce(mine, committed).duplicates).toBe(0);
+    for (const order of orders)
+      expect(mine.filter((record) => orderOf(record) === order).at(-1)!.headers['event-type']).toBe(
+        'CaptureProcessed',
+      );
   });
 });
 

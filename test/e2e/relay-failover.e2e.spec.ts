@@ -1,57 +1,34 @@
 import { metric } from '../support/gateway-load';
-import {
-  authorizeBody,
-  merchantClient,
-  startGateway,
-  type RunningGateway,
-} from '../support/gateway-process';
-import {
-  describeWithKafka,
-  startKafkaMockCluster,
-  type KafkaMockCluster,
-} from '../support/kafka-mock-cluster';
-import { makeKeysFile } from '../support/keys-file';
+import { relayRole, startGatewayCluster, type GatewayCluster } from '../support/gateway-cluster';
+import { authorizeBody, merchantClient, type RunningGateway } from '../support/gateway-process';
+import { describeWithKafka } from '../support/kafka-mock-cluster';
 import type { LoggedEvent } from '../support/kurrentdb-standin/standin-log';
+import type { KurrentDbStandin } from '../support/kurrentdb-standin/standin-server';
 import {
-  startKurrentDbStandin,
-  type KurrentDbStandin,
-} from '../support/kurrentdb-standin/standin-server';
-import {
+  committedOrderEvents,
   expectAtLeastOnce,
   readAllCommitted,
-  type Committed,
 } from '../support/order-event-records';
 import { until } from '../support/until';
 
-const TOPIC = 'e2e-relay-failover';
 // Short, for a quick fail-over; on a loaded machine a renewal may still come too late now and
 // then, and a standby take over from a holder that lives (a fenced holder): the checks allow it.
 const LEASE_SECONDS = 3;
 
-/** Every order event in the cluster's log, in commit order. */
-function committedOrderEvents(standin: KurrentDbStandin): Committed[] {
-  const events: Committed[] = [];
-  for (let i = 0; i < standin.log.length; i++) {
-    const { id, streamId, revision } = standin.log.at(i)!;
-    if (streamId.startsWith('order:')) events.push({ eventId: id, streamId, revision });
-  }
-  return events;
-}
-
 /** The relay lease's events (takes, renewals, releases), in order. */
-function leaseEvents(standin: KurrentDbStandin): LoggedEvent[] {
+function leaseEvents({ standin, topic }: GatewayCluster): LoggedEvent[] {
   const events: LoggedEvent[] = [];
   for (let i = 0; i < standin.log.length; i++) {
     const event = standin.log.at(i)!;
-    if (event.streamId.startsWith(`relay-lease:kafka:${TOPIC}-`)) events.push(event);
+    if (event.streamId.startsWith(`relay-lease:kafka:${topic}-`)) events.push(event);
   }
   return events;
 }
 
 /** The relay lease's takes, in order: term, and the checkpoint the new holder resumed from. */
-function leaseTakes(standin: KurrentDbStandin) {
+function leaseTakes(cluster: GatewayCluster) {
   const takes: { term: number; checkpoint: bigint | undefined }[] = [];
-  for (const event of leaseEvents(standin)) {
+  for (const event of leaseEvents(cluster)) {
     if (event.type !== 'LeaseTaken') continue;
     const data = JSON.parse(Buffer.from(event.data).toString('utf8'));
     takes.push({
@@ -62,16 +39,9 @@ function leaseTakes(standin: KurrentDbStandin) {
   return takes;
 }
 
-async function relayRole(node: RunningGateway): Promise<{ role: string; term: number }> {
-  const ready = (await (await fetch(`${node.baseUrl}/health/ready`)).json()) as {
-    relay: { role: string; term: number };
-  };
-  return ready.relay;
-}
-
 describeWithKafka()('relay fail-over: three gateway nodes on the KurrentDB stand-in', () => {
+  let gateways: GatewayCluster;
   let standin: KurrentDbStandin;
-  let cluster: KafkaMockCluster;
   let nodes: RunningGateway[];
   /** The nodes left after the first test killed the holder. */
   let survivors: RunningGateway[];
@@ -79,25 +49,13 @@ describeWithKafka()('relay fail-over: three gateway nodes on the KurrentDB stand
   let orderCount = 0;
 
   beforeAll(async () => {
-    standin = await startKurrentDbStandin();
-    cluster = await startKafkaMockCluster(TOPIC);
-    const env = {
-      GATEWAY_EVENT_STORE: 'kurrentdb',
-      KURRENTDB_CONNECTION_STRING: standin.connectionString,
-      GATEWAY_BUS: 'kafka',
-      KAFKA_BROKERS: cluster.brokers.join(','),
-      KAFKA_TOPIC: TOPIC,
+    gateways = await startGatewayCluster(3, {
       GATEWAY_RELAY_LEASE: String(LEASE_SECONDS),
       GATEWAY_LOG_LEVEL: 'warn',
-      ...makeKeysFile().env,
-    };
-    nodes = await Promise.all([0, 1, 2].map(() => startGateway(undefined, env)));
+    });
+    ({ standin, nodes } = gateways);
   });
-  afterAll(async () => {
-    await Promise.all(nodes.map((node) => node.stop('SIGKILL')));
-    await cluster.stop();
-    await standin.stop();
-  });
+  afterAll(() => gateways?.stop());
 
   /**
    * Orders authorized on one node and captured on the next, over the nodes in `live` (read at
@@ -145,7 +103,7 @@ describeWithKafka()('relay fail-over: three gateway nodes on the KurrentDB stand
     expect(before.filter((s) => s !== 201)).toEqual([]);
     let committed = committedOrderEvents(standin);
     expect(committed).toHaveLength(120);
-    const quiet = await readAllCommitted(cluster, TOPIC, committed);
+    const quiet = await readAllCommitted(gateways.kafka, gateways.topic, committed);
     expect(expectAtLeastOnce(quiet, committed).duplicates).toBe(0);
     for (const node of nodes) {
       expect(await metric(node, 'gateway_relay_events_published_total')).toBe(
@@ -190,10 +148,10 @@ describeWithKafka()('relay fail-over: three gateway nodes on the KurrentDB stand
     process.stdout.write(`relay fail-over after kill -9: ${failoverMs} ms\n`);
 
     committed = committedOrderEvents(standin);
-    const records = await readAllCommitted(cluster, TOPIC, committed);
+    const records = await readAllCommitted(gateways.kafka, gateways.topic, committed);
     const { duplicates } = expectAtLeastOnce(records, committed);
     // Repeated: only what the killed leader published past the checkpoint it last renewed with.
-    const takes = leaseTakes(standin);
+    const takes = leaseTakes(gateways);
     expect(takes.map((t) => t.term).slice(0, 2)).toEqual([1, 2]);
     // Any later take-over resumed from a checkpoint at least as far.
     const resumedFrom = takes[1].checkpoint!;
@@ -204,7 +162,7 @@ describeWithKafka()('relay fail-over: three gateway nodes on the KurrentDB stand
       if (seen.get(record.headers['event-id'])! > 1)
         expect(BigInt(record.headers['global-position'])).toBeGreaterThan(resumedFrom);
     expect(Math.max(...seen.values())).toBeLessThanOrEqual(2);
-    const lease = leaseEvents(standin);
+    const lease = leaseEvents(gateways);
     const seconds = (lease[lease.length - 1].createdMs - lease[0].createdMs) / 1000;
     process.stdout.write(
       `duplicates after the fail-over: ${duplicates}; lease appends: ${lease.length} in ${seconds} s\n`,
@@ -220,17 +178,17 @@ describeWithKafka()('relay fail-over: three gateway nodes on the KurrentDB stand
     }, 'a survivor publishes');
     const holder = survivors[roles.findIndex((r) => r.role === 'leader')];
     const last = survivors.find((node) => node !== holder)!;
-    const takenBefore = leaseTakes(standin);
+    const takenBefore = leaseTakes(gateways);
     expect(await holder.stop()).toBe(0);
     const stoppedAt = Date.now();
     await until(async () => (await relayRole(last)).role === 'leader', 'the last node takes over');
     // Not after the lease expired: at the standby's next step.
     expect(Date.now() - stoppedAt).toBeLessThan(LEASE_SECONDS * 1000);
 
-    const released = leaseEvents(standin).filter((e) => e.type === 'LeaseReleased');
+    const released = leaseEvents(gateways).filter((e) => e.type === 'LeaseReleased');
     expect(released).toHaveLength(1);
     const releasedAt = BigInt(JSON.parse(Buffer.from(released[0].data).toString()).checkpoint);
-    const takes = leaseTakes(standin);
+    const takes = leaseTakes(gateways);
     expect(takes.slice(0, -1)).toEqual(takenBefore);
     expect(takes[takes.length - 1]).toEqual({
       term: takenBefore[takenBefore.length - 1].term + 1,
@@ -238,7 +196,7 @@ describeWithKafka()('relay fail-over: three gateway nodes on the KurrentDB stand
     });
     expect((await load(() => [last], 5)).filter((s) => s !== 201)).toEqual([]);
     const committed = committedOrderEvents(standin);
-    const records = await readAllCommitted(cluster, TOPIC, committed);
+    const records = await readAllCommitted(gateways.kafka, gateways.topic, committed);
     expectAtLeastOnce(records, committed);
     // Nothing past the released checkpoint was published twice.
     const after = records.filter((r) => BigInt(r.headers['global-position']) > releasedAt);

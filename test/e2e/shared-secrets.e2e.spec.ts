@@ -11,6 +11,8 @@ import {
   type RunningGateway,
 } from '../support/gateway-process';
 import { makeKeysFile } from '../support/keys-file';
+import { metric } from '../support/gateway-load';
+import { saveCardBody } from '../support/payment-data';
 import { runLedgerCli } from '../support/ledger-process';
 import { until } from '../support/until';
 import { authenticatePayerBody, card, initiateAuthenticationBody } from '../support/three-d-secure';
@@ -121,12 +123,7 @@ describe('two gateways on one KurrentDB share sessions and the card vault', () =
   });
 
   it('a card saved on A pays on B; deleted on B, it is INVALID on A', async () => {
-    const saved = await api(a).post('/token', {
-      sourceOfFunds: {
-        type: 'CARD',
-        provided: { card: { number: MASTERCARD, expiry: { month: '1', year: '39' } } },
-      },
-    });
+    const saved = await api(a).post('/token', saveCardBody(MASTERCARD));
     expect(saved.status).toBe(201);
     const { token } = saved.body;
     const payWith = (node: RunningGateway) =>
@@ -169,13 +166,8 @@ describe('two gateways on one KurrentDB share sessions and the card vault', () =
 
   it('relays the order events only: no secret reaches the bus, from either node', async () => {
     const orderEvents = loggedData().filter((e) => e.streamId.startsWith('order:')).length;
-    const published = async (node: RunningGateway) => {
-      const text = await (await fetch(`${node.baseUrl}/metrics`)).text();
-      const line = text
-        .split('\n')
-        .find((l) => l.startsWith('gateway_relay_events_published_total '));
-      return Number(line?.split(' ')[1] ?? 0);
-    };
+    const published = (node: RunningGateway) =>
+      metric(node, 'gateway_relay_events_published_total');
     // Each node relays every order event, or none where another node holds the relay.
     const settled = async () =>
       (await Promise.all([a, b].map(published))).every((n) => n === 0 || n === orderEvents);

@@ -70,3 +70,13 @@ export async function startGatewayCluster(
     },
   };
 }
+
+/** The node's relay role and lease term as /health/ready reports them (on KurrentDB). */
+export async function relayRole(
+  node: Pick<RunningGateway, 'baseUrl'>,
+): Promise<{ role: string; term: number }> {
+  const ready = (await (await fetch(`${node.baseUrl}/health/ready`)).json()) as {
+    relay: { role: string; term: number };
+  };
+  return ready.relay;
+}

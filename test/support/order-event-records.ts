@@ -1,5 +1,6 @@
 import { readTopic, recordText, type KafkaMockCluster, type RawRecord } from './kafka-mock-cluster';
 import { authorizeBody, merchantClient, type RunningGateway } from './gateway-process';
+import type { KurrentDbStandin } from './kurrentdb-standin/standin-server';
 
 // What the relay suites check of the order events on a Kafka topic (at-least-once, order per
 // order, no card data), and the load they send.
@@ -13,6 +14,17 @@ export interface Committed {
   readonly eventId: string;
   readonly streamId: string;
   readonly revision: number;
+}
+
+/** Every order event in the stand-in's log (of orders whose id starts with `orderPrefix`), in commit order. */
+export function committedOrderEvents(standin: KurrentDbStandin, orderPrefix = ''): Committed[] {
+  const events: Committed[] = [];
+  for (let i = 0; i < standin.log.length; i++) {
+    const { id, streamId, revision } = standin.log.at(i)!;
+    if (streamId.startsWith('order:') && streamId.split(':')[2].startsWith(orderPrefix))
+      events.push({ eventId: id, streamId, revision });
+  }
+  return events;
 }
 
 /** Reads the topic until every committed event id is on it. */

@@ -43,3 +43,13 @@ export const PROVIDER_C_ACCOUNT = {
   country: 'DEU',
   iban: 'DE89370400440532013000',
 };
+
+/** A Save Card (POST …/token) body for `number`; `extra` adds top-level fields. */
+export const saveCardBody = (
+  number: string,
+  extra: Record<string, unknown> = {},
+  expiry = { month: '1', year: '39' },
+) => ({
+  sourceOfFunds: { type: 'CARD', provided: { card: { number, expiry } } },
+  ...extra,
+});
