@@ -79,6 +79,16 @@ export const ORDER_EVENT_TYPES: Readonly<Record<OrderEventType, OrderEventTypeEn
     notifies: false,
     description: 'The gateway reversed a TIMED_OUT authorization (committed with it)',
   },
+  // TODO(issue 18): how consumers see the acquirer's facts.
+  AcquirerInquired: { notifies: false, description: 'TODO' },
+  TransactionOutcomeLearned: {
+    transactionId: 'transactionId',
+    notifies: false,
+    description: 'TODO',
+  },
+  DisputeOpened: { notifies: false, description: 'TODO' },
+  ChargebackProcessed: { transactionId: 'id', notifies: false, description: 'TODO' },
+  TransactionsSettled: { notifies: false, description: 'TODO' },
 };
 
 export function isOrderEventType(type: string): type is OrderEventType {

@@ -159,6 +159,12 @@ function step(folding: Folding | undefined, event: OrderEvent): Folding | undefi
       if (reversed) folding!.log.replace(reversed.id, { ...reversed, reversedAt: event.data.time });
       return folding;
     }
+    case 'AcquirerInquired':
+    case 'TransactionOutcomeLearned':
+    case 'DisputeOpened':
+    case 'ChargebackProcessed':
+    case 'TransactionsSettled':
+      return folding; // TODO(issue 18): fold the acquirer's facts
     default: {
       const unexpected: never = event;
       return unexpected;
