@@ -32,7 +32,10 @@ import type { PrimaryLink } from './workers/primary-link';
 import { workerProviders } from './workers/worker.providers';
 import { OpsHttpController } from './ops/ops.http.controller';
 import { Agreements } from './agreements/agreements';
+import { AcquirerFactRecorder } from './acquirer-facts/acquirer-fact.recorder';
+import { GatewayClock } from './clock/gateway-clock';
 import { KeyedMutex } from './order/keyed-mutex';
+import { OperatorGuard } from './operator/operator.guard';
 import { ListOrdersHandler } from './order/list-orders.query';
 import { OrderListHttpController } from './order/order-list.http.controller';
 import { OrderEventFeed } from './order-events/order-event.feed';
@@ -116,6 +119,7 @@ export class AppModule {
     /** In a request process of several (GATEWAY_WORKERS): its link to the primary's writer. */
     primary?: PrimaryLink,
   ): DynamicModule {
+    const clock = new GatewayClock(config.acquirerLater.clock);
     return {
       module: AppModule,
       imports: [CqrsModule.forRoot()],
@@ -138,6 +142,7 @@ export class AppModule {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: LOGGER, useValue: logger },
+        OperatorGuard,
         {
           provide: EVENT_STORE,
           useFactory: () => {
@@ -217,7 +222,8 @@ export class AppModule {
           provide: MERCHANT_REGISTRY,
           useFactory: () => MerchantRegistry.load(config.merchantsFile),
         },
-        { provide: CLOCK, useValue: () => new Date() },
+        { provide: GatewayClock, useValue: clock },
+        { provide: CLOCK, useValue: () => clock.now() },
         {
           provide: RequestFingerprint,
           useFactory: (keys: DataDirKeys) =>
@@ -266,7 +272,13 @@ export class AppModule {
             PaymentSessions,
           ],
         },
-        // One lock per order for the merchant's operations and the payer's steps alike.
+        {
+          provide: AcquirerFactRecorder,
+          useFactory: (orders: OrderRepository, locks: KeyedMutex) =>
+            new AcquirerFactRecorder(orders, locks),
+          inject: [OrderRepository, KeyedMutex],
+        },
+        // One lock per order for the merchant's operations and the payer's steps alike, and the acquirer's facts.
         { provide: KeyedMutex, useValue: new KeyedMutex() },
         {
           provide: Agreements,

@@ -20,3 +20,5 @@ export * from './order/committed-folds';
 export * from './token/card-token';
 export * from './agreement/agreement';
 export * from './agreement/agreement.decide';
+export * from './order/acquirer-facts.commands';
+export * from './order/acquirer-facts.decide';

@@ -1,3 +1,4 @@
+import { loadAcquirerLaterConfig, type AcquirerLaterConfig } from './acquirer-later.config';
 import { isAbsolute, resolve } from 'node:path';
 import { dataKeysOf, tlsOf, type DataKeys, type TlsFiles } from './security.config';
 import {
@@ -59,6 +60,8 @@ export interface GatewayConfig {
   readonly shutdownGraceSeconds: number;
   /** Request processes on the one port (GATEWAY_WORKERS; 1: this process alone, docs/workers.md). */
   readonly workers: number;
+  /** After the answer: clock, janitor, simulated acquirer's delays, settlement, operators. */
+  readonly acquirerLater: AcquirerLaterConfig;
 }
 
 export interface OrderSettings {
@@ -143,6 +146,7 @@ export function loadConfig(
     },
     shutdownGraceSeconds: integer('GATEWAY_SHUTDOWN_TIMEOUT', 10, 1, 3600),
     workers: integer('GATEWAY_WORKERS', 1, 1, 64),
+    acquirerLater: loadAcquirerLaterConfig(env, problems),
   };
   // One writer for several processes is the embedded store's; on KurrentDB, run more nodes.
   if (config.workers > 1 && eventStore.kind !== 'sqlite')

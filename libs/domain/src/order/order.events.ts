@@ -1,4 +1,5 @@
 import type { Thousandths } from '../money';
+import type { SettledTransaction } from './acquirer-facts.commands';
 import type { AuthenticationProof, AuthenticationRecord } from './authentication.types';
 import type { BrowserPaymentRecord } from './browser-payment.types';
 import type { GatewayCode, RecordedSourceOfFunds, TransactionType } from './order.types';
@@ -35,6 +36,8 @@ export interface TransactionRecord {
    * order's from this transaction on (the newest given wins; the first is OrderCreated's).
    */
   readonly notificationUrl?: string;
+  /** CHARGEBACK: the acquirer's dispute it ends, when one was opened. */
+  readonly disputeId?: string;
 }
 
 /**
@@ -75,7 +78,8 @@ export interface AuthorizationReversed {
   readonly type: 'AuthorizationReversed';
   readonly data: {
     readonly transactionId: string;
-    readonly reason: 'TIMED_OUT';
+    /** TIMED_OUT at the answer; UNKNOWN_OUTCOME when the last inquiry still found no outcome. */
+    readonly reason: 'TIMED_OUT' | 'UNKNOWN_OUTCOME';
     readonly time: string;
   };
 }
@@ -125,6 +129,62 @@ export type TransactionRevised =
   | BrowserPaymentCompleted
   | BrowserPaymentConfirmed;
 
+/** The acquirer's answer to one inquiry about an UNKNOWN transaction, whatever it was. */
+export interface AcquirerInquired {
+  readonly type: 'AcquirerInquired';
+  readonly data: {
+    readonly transactionId: string;
+    readonly attempt: number;
+    readonly answer: 'APPROVED' | 'DECLINED' | 'UNKNOWN';
+    readonly time: string;
+    readonly details: Readonly<Record<string, unknown>>;
+  };
+}
+
+/**
+ * An UNKNOWN transaction's outcome, learnt from the acquirer (or DECLINED when the last inquiry
+ * learnt none): its gatewayCode changes, money moves if approved; the version before is kept.
+ */
+export type TransactionOutcomeLearned = RevisionEvent<'TransactionOutcomeLearned'>;
+
+/** The acquirer opened a dispute on a capture or payment: the order is DISPUTED. */
+export interface DisputeOpened {
+  readonly type: 'DisputeOpened';
+  readonly data: {
+    readonly disputeId: string;
+    readonly targetTransactionId: string;
+    readonly amount: Thousandths;
+    readonly currency: string;
+    readonly time: string;
+  };
+}
+
+/** The acquirer took money back: a transaction of type CHARGEBACK. */
+export type ChargebackProcessed = TransactionEvent<'ChargebackProcessed'>;
+
+/** The acquirer settled some of the order's transactions in a batch. */
+export interface TransactionsSettled {
+  readonly type: 'TransactionsSettled';
+  readonly data: {
+    readonly batch: number;
+    readonly settlementDate: string;
+    readonly time: string;
+    readonly transactions: readonly SettledTransaction[];
+  };
+}
+
+/** Facts the acquirer told the gateway after the answer (metadata.causedBy: 'acquirer'). */
+export type AcquirerFactEvent =
+  | AcquirerInquired
+  | TransactionOutcomeLearned
+  | DisputeOpened
+  | ChargebackProcessed
+  | TransactionsSettled;
+
 export type OrderEvent =
-  OrderCreated | TransactionProcessed | TransactionRevised | AuthorizationReversed;
+  | OrderCreated
+  | TransactionProcessed
+  | TransactionRevised
+  | AuthorizationReversed
+  | AcquirerFactEvent;
 export type OrderEventType = OrderEvent['type'];
