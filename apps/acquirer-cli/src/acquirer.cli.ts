@@ -135,15 +135,18 @@ function writeSettlement(
   return 0;
 }
 
-if (require.main === module) {
-  runAcquirerCli(process.argv.slice(2), {
-    out: (text) => console.log(text),
-    err: (text) => console.error(text),
-  }).then(
-    (code) => process.exit(code),
-    (error: Error) => {
-      console.error(error.message);
-      process.exit(1);
-    },
-  );
+/** Exit codes through process.exitCode: a settlement file piped to stdout is written out first. */
+async function main(): Promise<void> {
+  const io: CliOutput = {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+  };
+  try {
+    process.exitCode = await runAcquirerCli(process.argv.slice(2), io);
+  } catch (error) {
+    io.err(`acquirer: ${(error as Error).message}`);
+    process.exitCode = 1;
+  }
 }
+
+if (require.main === module) void main();
