@@ -113,7 +113,7 @@ describe('acquirer CLI against a gateway', () => {
       ],
       [
         ['dispute', '--merchant', 'TESTNOBODY', '--order', captured],
-        /HTTP 404: Merchant 'TESTNOBODY' was not found/,
+        /HTTP 400: Merchant 'TESTNOBODY' is unknown \(merchantId\)/,
       ],
       [
         ['chargeback', '--merchant', 'TESTOTHER', '--order', captured],

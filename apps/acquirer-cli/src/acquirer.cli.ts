@@ -23,8 +23,11 @@ API's bearer token (without one the gateway answers loopback clients only).
 exit status: 0 done, 1 refused or gateway unreachable, 2 usage`;
 
 export interface CliOutput {
+  /** A line (the newline added). */
   out(text: string): void;
   err(text: string): void;
+  /** Bytes as they are: a settlement file on stdout. */
+  write(text: string): void;
 }
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -123,7 +126,7 @@ function writeSettlement(
 ): number {
   const lines = answer.text.split('\n').filter((line) => line !== '').length;
   if (command.out === '-') {
-    io.out(answer.text.replace(/\n$/, ''));
+    io.write(answer.text);
     return 0;
   }
   const temporary = `${command.out}.${process.pid}.tmp`;
@@ -139,6 +142,7 @@ function writeSettlement(
 async function main(): Promise<void> {
   const io: CliOutput = {
     out: (text) => process.stdout.write(`${text}\n`),
+    write: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(`${text}\n`),
   };
   try {

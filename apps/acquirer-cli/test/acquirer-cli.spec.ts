@@ -45,7 +45,7 @@ describe('acquirer CLI', () => {
     const err: string[] = [];
     const code = await runAcquirerCli(
       args,
-      { out: (l) => out.push(l), err: (l) => err.push(l) },
+      { out: (l) => out.push(l), err: (l) => err.push(l), write: (t) => out.push(t) },
       env,
     );
     return { code, out: out.join('\n'), err: err.join('\n') };
@@ -106,7 +106,7 @@ describe('acquirer CLI', () => {
   });
 
   it('writes the settlement file the gateway answers, whole', async () => {
-    const csv = 'batch,settlementDate\n20261126,2026-11-27\nTRAILER,1\n';
+    const csv = 'batch,settlementDate\r\n20261126,2026-11-27\r\nTRAILER,1\r\n';
     gateway.answer(200, csv, 'text/csv');
     const out = join(mkdtempSync(join(tmpdir(), 'acquirer-cli-')), 'settlement.csv');
     writeFileSync(out, 'an older file');
@@ -120,7 +120,7 @@ describe('acquirer CLI', () => {
     });
     expect(
       (await run('settle', '--merchant', 'TESTM', '--date', '2026-11-26', '--out', '-')).out,
-    ).toBe(csv.trimEnd());
+    ).toBe(csv);
   });
 
   it('reports a refusal with the error object, exit 1, and writes no file', async () => {

@@ -92,7 +92,7 @@ export class AcquirerOperatorHttpController {
     const merchantId = idParam(stringAt(sent, 'merchantId'), 'merchantId');
     const orderId = idParam(stringAt(sent, 'orderId'), 'orderId');
     const merchant = this.merchants.find(merchantId);
-    if (!merchant) throw ApiError.notFound(`Merchant '${merchantId}' was not found`);
+    if (!merchant) throw ApiError.invalid(`Merchant '${merchantId}' is unknown`, 'merchantId');
     if (!merchant.test)
       throw ApiError.invalid(
         `Value '${merchantId}' is invalid. Only a test merchant's orders (ids starting with TEST) take an operator's dispute or chargeback`,
