@@ -9,6 +9,12 @@ import {
 } from '../support/gateway-process';
 import { runBuiltCli } from '../support/ledger-process';
 import { selfSignedCertificate } from '../support/self-signed-certificate';
+import {
+  receiverPath,
+  startWebhookReceiver,
+  webhookEnv,
+  type WebhookReceiver,
+} from '../support/webhook-receiver';
 
 const CLI = resolve(__dirname, '../../dist/apps/acquirer-cli/src/acquirer.cli.js');
 const TOKEN = 'operator-token-of-the-e2e-run';
@@ -22,6 +28,7 @@ const newOrder = orderIds('ops');
 describe('acquirer CLI against a gateway', () => {
   let gateway: RunningGateway;
   let api: ReturnType<typeof merchantClient>;
+  let receiver: WebhookReceiver;
   const acquirer = (args: string[], env: NodeJS.ProcessEnv = {}) =>
     runBuiltCli(CLI, args, {
       GATEWAY_URL: gateway.baseUrl,
@@ -29,12 +36,14 @@ describe('acquirer CLI against a gateway', () => {
       ...env,
     });
 
-  /** An order of TESTMERCHANT authorized for 100.00 USD, captured for `captured`. */
+  /** An order of TESTMERCHANT authorized for 100.00 USD, captured for `captured`, notifying the receiver. */
   const capturedOrder = async (captured = '60.50') => {
     const order = newOrder();
-    expect(
-      (await api.put(`/order/${order}/transaction/auth`, authorizeBody('100.00'))).status,
-    ).toBe(201);
+    const notificationUrl = `${receiver.url}${receiverPath(order, 'hook')}`;
+    const authorize = authorizeBody('100.00', undefined, {
+      order: { amount: '100.00', currency: 'USD', notificationUrl },
+    });
+    expect((await api.put(`/order/${order}/transaction/auth`, authorize)).status).toBe(201);
     const capture = await api.put(`/order/${order}/transaction/cap`, {
       apiOperation: 'CAPTURE',
       transaction: { amount: captured, currency: 'USD' },
@@ -44,12 +53,19 @@ describe('acquirer CLI against a gateway', () => {
   };
 
   beforeAll(async () => {
-    gateway = await startGateway(undefined, { GATEWAY_OPERATOR_TOKEN: TOKEN });
+    receiver = await startWebhookReceiver();
+    gateway = await startGateway(undefined, {
+      GATEWAY_OPERATOR_TOKEN: TOKEN,
+      ...webhookEnv(receiver),
+    });
     api = merchantClient(gateway);
   });
-  afterAll(() => gateway?.stop());
+  afterAll(async () => {
+    await gateway?.stop();
+    await receiver?.close();
+  });
 
-  it('disputes a capture, then charges the dispute back, then the rest', async () => {
+  it('disputes a capture, then charges the dispute back, then the rest, notifying each', async () => {
     const order = await capturedOrder();
     const at = ['--merchant', 'TESTMERCHANT', '--order', order];
 
@@ -64,17 +80,16 @@ describe('acquirer CLI against a gateway', () => {
     const chargeback = await acquirer(['chargeback', ...at]);
     expect(chargeback.code).toBe(0);
     expect(chargeback.stdout).toBe(
-      `chargeback ops-chargeback-1 processed on order ${order} of TESTMERCHANT: 20 USD of transaction cap; order status CHARGEBACK_PROCESSED\n`,
+      `chargeback ops-chargeback-1 processed on order ${order} of TESTMERCHANT: 20 USD of transaction cap; order status CHARGEBACK_PROCESSED, charged back in all 20\n`,
     );
     const rest = await acquirer(['chargeback', ...at]);
-    expect(rest.stdout).toMatch(
-      /: 40\.5 USD of transaction cap; order status CHARGEBACK_PROCESSED\n$/,
-    );
+    expect(rest.stdout).toMatch(/: 40\.5 USD of transaction cap; .* charged back in all 60\.5\n$/);
 
     const retrieved = (await api.get(`/order/${order}`)).body;
     expect(retrieved).toMatchObject({
       status: 'CHARGEBACK_PROCESSED',
       totalCapturedAmount: 60.5,
+      totalChargebackAmount: 60.5,
     });
     const chargebacks = retrieved.transaction
       .map((t: any) => t.transaction)
@@ -82,6 +97,19 @@ describe('acquirer CLI against a gateway', () => {
     expect(chargebacks).toEqual([
       expect.objectContaining({ id: 'ops-chargeback-1', amount: 20 }),
       expect.objectContaining({ id: 'ops-chargeback-2', amount: 40.5 }),
+    ]);
+
+    // The merchant hears of each, as of any transaction: authorize, capture, then the acquirer's.
+    const notified = await receiver.waitFor(receiverPath(order, 'hook'), 5);
+    expect(
+      notified.slice(2).map(({ body }) => {
+        const { order: after, transaction } = JSON.parse(body);
+        return [after.status, transaction.type, transaction.id];
+      }),
+    ).toEqual([
+      ['DISPUTED', 'CAPTURE', 'cap'],
+      ['CHARGEBACK_PROCESSED', 'CHARGEBACK', 'ops-chargeback-1'],
+      ['CHARGEBACK_PROCESSED', 'CHARGEBACK', 'ops-chargeback-2'],
     ]);
 
     // Nothing is left: refused, exit 1, and the order is as it was.
