@@ -14,8 +14,17 @@ export function runLedgerCli(
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
 ): Promise<CliRun> {
+  return runBuiltCli(CLI, args, env);
+}
+
+/** Runs a built CLI script (dist/…) in its own process, this environment plus `env`. */
+export function runBuiltCli(
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<CliRun> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [script, ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

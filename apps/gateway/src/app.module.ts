@@ -36,6 +36,7 @@ import { AcquirerFactRecorder } from './acquirer-facts/acquirer-fact.recorder';
 import { GatewayClock } from './clock/gateway-clock';
 import { KeyedMutex } from './order/keyed-mutex';
 import { OperatorGuard } from './operator/operator.guard';
+import { AcquirerOperatorHttpController } from './operator/acquirer-operator.http.controller';
 import { ListOrdersHandler } from './order/list-orders.query';
 import { OrderListHttpController } from './order/order-list.http.controller';
 import { OrderEventFeed } from './order-events/order-event.feed';
@@ -138,6 +139,7 @@ export class AppModule {
         TokenHttpController,
         CheckoutHttpController,
         CheckoutScriptHttpController,
+        AcquirerOperatorHttpController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
