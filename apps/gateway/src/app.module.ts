@@ -87,6 +87,8 @@ import { QuoteUptake } from './currency-conversion/quote-uptake';
 import { CheckoutHttpController } from './checkout/checkout.http.controller';
 import { CheckoutScriptHttpController } from './checkout/checkout-script.http.controller';
 import { checkoutProviders } from './checkout/checkout.providers';
+import { SettlementHttpController } from './settlement/settlement.http.controller';
+import { settlementProviders } from './settlement/settlement.providers';
 
 /** Closes the stores last, after in-flight requests finish, so pending group commits are flushed. */
 class StoreShutdown implements OnApplicationShutdown {
@@ -138,6 +140,7 @@ export class AppModule {
         TokenHttpController,
         CheckoutHttpController,
         CheckoutScriptHttpController,
+        SettlementHttpController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -301,6 +304,7 @@ export class AppModule {
         ...consumersProviders(config),
         ...cardVaultProviders(config),
         ...checkoutProviders(),
+        ...settlementProviders(config, !primary),
         metricsTextProvider,
         // Last: they take the place of the providers above of the same tokens.
         ...(primary ? workerProviders(config, primary) : []),
