@@ -1,6 +1,7 @@
 import { ORDER_STREAM_PREFIX } from '@gateway/domain';
 import type { EventReader, GlobalPosition, StoredEvent } from '@gateway/event-store';
 import Database from 'better-sqlite3';
+import { acquirerOf } from './simulated-settlement';
 
 /** Events read per step of a catch-up. */
 const PAGE = 500;
@@ -108,8 +109,8 @@ export class SettlementIndex {
   }
 
   private index(event: Pick<StoredEvent, 'streamId' | 'data'>): void {
-    const batch = (event.data as { processor?: { acquirer?: { batch?: unknown } } }).processor
-      ?.acquirer?.batch;
+    const { processor } = event.data as { processor?: Readonly<Record<string, unknown>> };
+    const batch = processor && acquirerOf(processor)?.batch;
     if (typeof batch !== 'number') return;
     const rest = event.streamId.slice(ORDER_STREAM_PREFIX.length);
     const colon = rest.indexOf(':');

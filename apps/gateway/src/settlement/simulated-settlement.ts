@@ -29,7 +29,7 @@ export function settleOrder(order: Order, batch: number): SettlementLine[] {
   let fundingMethod: string | undefined;
   for (const tx of order.transactions) {
     fundingMethod = fundingMethodOf(tx) ?? fundingMethod;
-    const acquirer = acquirerOf(tx);
+    const acquirer = acquirerOf(tx.processor);
     if (!SETTLED_TYPES.has(tx.type) || !isApproved(tx.gatewayCode) || tx.voided) continue;
     if (acquirer?.batch !== batch) continue;
     const refund = tx.type === 'REFUND';
@@ -65,10 +65,13 @@ function orderReferenceOf(order: Order): string | undefined {
 
 /** The card's funding method, when this transaction names its card (captures inherit it). */
 function fundingMethodOf(tx: TransactionState): string | undefined {
-  const facts = tx.processor.card as { fundingMethod?: string } | undefined;
-  return facts?.fundingMethod ?? tx.sourceOfFunds?.provided?.card?.fundingMethod;
+  return tx.sourceOfFunds?.provided?.card?.fundingMethod;
 }
 
-function acquirerOf(tx: TransactionState): { batch?: unknown; transactionId?: string } | undefined {
-  return tx.processor.acquirer as { batch?: unknown; transactionId?: string } | undefined;
+/** transaction.acquirer as the acquirer answered it (recorded in the processor's details). */
+export function acquirerOf(
+  processor: Readonly<Record<string, unknown>>,
+): { batch?: unknown; transactionId?: string } | undefined {
+  return (processor.transaction as { acquirer?: { batch?: unknown; transactionId?: string } })
+    ?.acquirer;
 }

@@ -17,7 +17,7 @@ import { BatchCloser } from '../../src/settlement/batch-closer';
 import { settlementStreamId } from '../../src/settlement/settlement-batch';
 import { SettlementCutoff } from '../../src/settlement/settlement-cutoff';
 import { SettlementIndex } from '../../src/settlement/settlement-index';
-import { authorize, capture, pay, settled } from './settlement-orders';
+import { authorize, capture, card, pay, settled } from './settlement-orders';
 
 /**
  * Closing a batch exactly once: its content recorded first in its own stream, then each order's
@@ -68,7 +68,12 @@ async function placeOrder(merchantId: string, orderId: string, ...commands: Deci
 }
 
 const captured = (amount: number, batch = DAY) => [
-  authorize({ transactionId: 'a', amount, outcome: settled(amount, { batch }) }),
+  authorize({
+    transactionId: 'a',
+    amount,
+    outcome: settled(amount, { batch }),
+    sourceOfFunds: card(),
+  }),
   capture({ transactionId: 'c', amount, outcome: settled(amount, { batch }) }),
 ];
 

@@ -17,16 +17,20 @@ import {
 export { authorize, capture, pay, refund, voidTx };
 
 /** An approval as the simulated acquirer gives it: its batch, its reference, the card's funding. */
-export const settled = (
-  amount: number,
-  { batch = 20261122, fundingMethod = 'CREDIT' } = {},
-): ProcessorOutcome => ({
+export const settled = (amount: number, { batch = 20261122 } = {}): ProcessorOutcome => ({
   gatewayCode: 'APPROVED',
   approvedAmount: amount,
   details: {
-    acquirerCode: '00',
-    acquirer: { id: 'SIM', transactionId: `acq-${amount}-${batch}`, batch },
-    card: { fundingMethod },
+    response: { acquirerCode: '00' },
+    transaction: { acquirer: { id: 'SIM', transactionId: `acq-${amount}-${batch}`, batch } },
+  },
+});
+
+/** A card as recorded, of this funding method. */
+export const card = (fundingMethod = 'CREDIT') => ({
+  type: 'CARD',
+  provided: {
+    card: { number: '512345xxxxxx0008', expiry: { month: '1', year: '39' }, fundingMethod },
   },
 });
 

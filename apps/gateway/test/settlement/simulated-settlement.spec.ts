@@ -2,6 +2,7 @@ import { feeOf, settleOrder } from '../../src/settlement/simulated-settlement';
 import {
   authorize,
   capture,
+  card,
   orderOf,
   pay,
   refund,
@@ -12,7 +13,12 @@ import {
 
 /** What the simulated acquirer settles of an order in a batch (behaviour notes, Settlement). */
 describe('settleOrder', () => {
-  const authorized = authorize({ transactionId: 'a', amount: 100_000, outcome: settled(100_000) });
+  const authorized = authorize({
+    transactionId: 'a',
+    amount: 100_000,
+    outcome: settled(100_000),
+    sourceOfFunds: card('CREDIT'),
+  });
 
   it('settles approved captures and refunds of the batch, with fees on captures only', () => {
     const order = orderOf(
@@ -65,7 +71,8 @@ describe('settleOrder', () => {
       pay({
         transactionId: 'p',
         amount: 200_000,
-        outcome: settled(200_000, { fundingMethod: 'DEBIT' }),
+        outcome: settled(200_000),
+        sourceOfFunds: card('DEBIT'),
       }),
     );
     expect(settleOrder(order, 20261122)).toMatchObject([{ type: 'PAYMENT', fee: 1_050 }]);
@@ -77,6 +84,7 @@ describe('settleOrder', () => {
         transactionId: 'p',
         amount: 50_000,
         outcome: settled(50_000),
+        sourceOfFunds: card(),
         ...withReference(reference),
       });
     expect(settleOrder(orderOf(payment('RECON-MISSING-1')), 20261122)).toEqual([]);
