@@ -229,15 +229,17 @@ describe('settlement killed (-9) halfway', () => {
       await today.stop();
     }
 
-    // The cut-off closes the batch as the gateway starts a day later: killed once it has.
+    // The cut-off closes the batch as the gateway starts a day later: killed once it has settled
+    // some of the orders (its progress is logged at debug level every 16 orders).
     const env = {
+      GATEWAY_LOG_LEVEL: 'debug',
       PORT: '0',
       HOST: '127.0.0.1',
       GATEWAY_DATA_DIR: dataDir,
       GATEWAY_MERCHANTS_FILE: join(dataDir, 'merchants.json'),
       ...DAY_AHEAD,
     };
-    const closing = await startNodeProcess('gateway', MAIN, env, /settlement batch closed/);
+    const closing = await startNodeProcess('gateway', MAIN, env, /"settled":64,"of":300,/);
     closing.child.kill('SIGKILL');
     await closing.stop();
     const batch = date.replaceAll('-', '');
@@ -249,6 +251,7 @@ describe('settlement killed (-9) halfway', () => {
     const killed = await eventsByStream(dataDir);
     expect(killed.get(`settlement:TESTMERCHANT:${batch}`)?.[0]).toBe('SettlementBatchClosed');
     const settledBeforeRestart = settledCount(killed).filter((n) => n === 1).length;
+    expect(settledBeforeRestart).toBeGreaterThanOrEqual(64);
     expect(settledBeforeRestart).toBeLessThan(count);
 
     const restarted = await startGateway(dataDir, DAY_AHEAD);

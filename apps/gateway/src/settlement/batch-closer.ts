@@ -40,7 +40,7 @@ export class BatchCloser {
     private readonly recorder: Pick<AcquirerFactRecorder, 'record'>,
     private readonly index: Pick<SettlementIndex, 'catchUp' | 'ordersOf' | 'markDone'>,
     private readonly now: () => Date,
-    private readonly logger: Pick<GatewayLogger, 'info' | 'warn'>,
+    private readonly logger: Pick<GatewayLogger, 'debug' | 'info' | 'warn'>,
   ) {}
 
   /** The batch as closed; one close of a batch at a time in this process. */
@@ -96,8 +96,16 @@ export class BatchCloser {
 
   private async recordOnOrders(batch: SettlementBatch): Promise<void> {
     const facts = [...factsOf(batch)];
-    for (let i = 0; i < facts.length; i += PARALLEL_ORDERS)
-      await Promise.all(facts.slice(i, i + PARALLEL_ORDERS).map((f) => this.recordOne(f)));
+    const { merchantId, batch: number } = batch;
+    for (let i = 0; i < facts.length; i += PARALLEL_ORDERS) {
+      const group = facts.slice(i, i + PARALLEL_ORDERS);
+      await Promise.all(group.map((f) => this.recordOne(f)));
+      const settled = i + group.length;
+      this.logger.debug(
+        { merchantId, batch: number, settled, of: facts.length },
+        'settlement progress',
+      );
+    }
   }
 
   private async recordOne(fact: SettleTransactions): Promise<void> {

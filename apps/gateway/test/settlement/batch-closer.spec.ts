@@ -24,7 +24,12 @@ import { authorize, capture, card, pay, settled } from './settlement-orders';
  * SETTLE_TRANSACTIONS; a second close, a run killed halfway, or two closers at once record nothing twice.
  */
 const DAY = 20261122;
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const quiet = {
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
 
 /** Stands in for the recorder: a fact already on the order records nothing (the decider's rule). */
 class Recorder {
