@@ -16,6 +16,8 @@ export class SettlementCutoff {
   private unsubscribe?: () => void;
   private running?: Promise<void>;
   private again = false;
+  /** The latest batch day whose due batches all closed. */
+  private closedUpTo?: number;
 
   constructor(
     private readonly clock: Pick<GatewayClock, 'now' | 'onAdvance'>,
@@ -56,14 +58,20 @@ export class SettlementCutoff {
     return this.running;
   }
 
+  /**
+   * Once the cut-off has passed, closes what is due; after that, nothing to do until the next
+   * cut-off (the index, kept by the consumers thread, is only caught up here when a day ends).
+   */
   private async pass(): Promise<void> {
     try {
-      await this.index.catchUp();
       const latest = latestClosedBatch(this.clock.now(), this.settings.settlementCutoffMs);
+      if (latest === this.closedUpTo) return;
+      await this.index.catchUp();
       for (const key of this.index.due(latest)) {
         if (this.merchants.find(key.merchantId)?.test) await this.closer.close(key);
         else this.index.markDone(key);
       }
+      this.closedUpTo = latest;
     } catch (error) {
       // The next tick tries again: closing is idempotent.
       this.logger.error({ err: error }, 'settlement cut-off failed');

@@ -15,8 +15,10 @@ export interface BatchKey {
  * Which orders each batch (merchant, day) holds transactions of, so that closing a batch loads
  * those orders only, not every order: a projection of the order events (any transaction the
  * acquirer gave a `transaction.acquirer.batch`), checkpointed in its own SQLite file beside the
- * events (a file per node on KurrentDB, like read-model.db). It is caught up before each use,
- * so it never answers behind the store. Also remembers the batches whose run completed.
+ * events (a file per node on KurrentDB, like read-model.db). The consumers thread keeps it up to
+ * date as events commit (SettlementIndexFollower), off the request thread; closing a batch
+ * catches it up first (`catchUp`), so it never answers behind the store. Also remembers the
+ * batches whose run completed.
  */
 export class SettlementIndex {
   private readonly db: Database.Database;
@@ -90,20 +92,35 @@ export class SettlementIndex {
     this.db.close();
   }
 
+  /** The position of the last order event indexed. */
+  checkpoint(): GlobalPosition | undefined {
+    const saved = this.readCheckpoint.get() as string | undefined;
+    return saved === undefined ? undefined : BigInt(saved);
+  }
+
+  /**
+   * Indexes committed order events, in commit order, and moves the checkpoint to the last: never
+   * back, when another reader of the same file (the consumers thread, the request thread) is ahead.
+   */
+  apply(events: readonly Pick<StoredEvent, 'streamId' | 'data' | 'position'>[]): void {
+    if (events.length === 0) return;
+    this.db.transaction(() => {
+      for (const event of events) this.index(event);
+      const last = events[events.length - 1].position;
+      const current = this.checkpoint();
+      if (current === undefined || last > current) this.writeCheckpoint.run(last.toString());
+    })();
+  }
+
   private async readOn(): Promise<void> {
     for (;;) {
-      const saved = this.readCheckpoint.get() as string | undefined;
-      const after: GlobalPosition | undefined = saved === undefined ? undefined : BigInt(saved);
+      const after = this.checkpoint();
       const events = await this.store.readAll({
         ...(after !== undefined ? { after } : {}),
         maxCount: PAGE,
         streamPrefix: ORDER_STREAM_PREFIX,
       });
-      if (events.length === 0) return;
-      this.db.transaction(() => {
-        for (const event of events) this.index(event);
-        this.writeCheckpoint.run(events[events.length - 1].position.toString());
-      })();
+      this.apply(events);
       if (events.length < PAGE) return;
     }
   }

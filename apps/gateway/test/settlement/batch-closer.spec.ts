@@ -17,6 +17,8 @@ import { BatchCloser } from '../../src/settlement/batch-closer';
 import { settlementStreamId } from '../../src/settlement/settlement-batch';
 import { SettlementCutoff } from '../../src/settlement/settlement-cutoff';
 import { SettlementIndex } from '../../src/settlement/settlement-index';
+import { SettlementIndexFollower } from '../../src/settlement/settlement-index.follower';
+import { until } from '../../../../test/support/until';
 import { authorize, capture, card, pay, settled } from './settlement-orders';
 
 /**
@@ -184,6 +186,24 @@ describe('SettlementIndex', () => {
       { merchantId: 'TESTM', batch: DAY },
       { merchantId: 'TESTOTHER', batch: DAY },
     ]);
+  });
+});
+
+describe('SettlementIndexFollower', () => {
+  it('indexes order events as they commit, from the checkpoint on', async () => {
+    const index = new SettlementIndex(indexFile, store);
+    const follower = new SettlementIndexFollower(store, index, (error) => {
+      throw error;
+    });
+    follower.start();
+    await until(() => index.ordersOf({ merchantId: 'TESTM', batch: DAY }).length === 2, 'indexed');
+    await placeOrder('TESTM', 'o-5', ...captured(5_000));
+    await until(
+      () => index.ordersOf({ merchantId: 'TESTM', batch: DAY }).length === 3,
+      'o-5 indexed',
+    );
+    expect(index.checkpoint()).toBe(await store.headPosition());
+    await follower.stop();
   });
 });
 
