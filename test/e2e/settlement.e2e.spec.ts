@@ -164,6 +164,17 @@ describe('settlement', () => {
       first = await res.text();
       const again = await settle(tomorrow, { merchantId: 'TESTMERCHANT', date });
       expect(await again.text()).toBe(first);
+
+      // Retrieval shows what the acquirer settled, and leaves out what it did not.
+      const api = merchantClient(tomorrow);
+      const short = await api.get(`/order/${orders.short}/transaction/pay`);
+      expect(short.body.transaction.acquirer).toMatchObject({
+        batch: Number(date.replaceAll('-', '')),
+        settlementDate: date,
+        settlement: { amount: 49.99, fee: 0.85 },
+      });
+      const missing = await api.get(`/order/${orders.missing}/transaction/pay`);
+      expect(missing.body.transaction.acquirer.settlement).toBeUndefined();
     } finally {
       await tomorrow.stop();
     }
@@ -260,6 +271,9 @@ describe('settlement killed (-9) halfway', () => {
       const res = await settle(restarted, { merchantId: 'TESTMERCHANT', date });
       expect(res.status).toBe(200);
       file = await res.text();
+      expect(await (await settle(restarted, { merchantId: 'TESTMERCHANT', date })).text()).toBe(
+        file,
+      );
     } finally {
       await restarted.stop();
     }
