@@ -1,4 +1,4 @@
-import { SqliteEventStore } from '@gateway/event-store';
+import { KurrentDbEventStore, SqliteEventStore } from '@gateway/event-store';
 import { join, resolve } from 'node:path';
 import {
   MAIN,
@@ -10,6 +10,11 @@ import {
   startNodeProcess,
   type RunningGateway,
 } from '../support/gateway-process';
+import { makeKeysFile } from '../support/keys-file';
+import {
+  startKurrentDbStandin,
+  type KurrentDbStandin,
+} from '../support/kurrentdb-standin/standin-server';
 
 /**
  * Settlement over HTTP (docs/settlement.md): a day's captures, payments and refunds of a test
@@ -285,5 +290,73 @@ describe('settlement killed (-9) halfway', () => {
       'SettlementBatchClosed',
       'SettlementBatchRecorded',
     ]);
+  });
+});
+
+describe('settlement on two nodes (KurrentDB protocol stand-in)', () => {
+  let standin: KurrentDbStandin;
+  beforeAll(async () => {
+    standin = await startKurrentDbStandin();
+  });
+  afterAll(() => standin.stop());
+
+  it('closes a batch once when both nodes close it at the cut-off and by hand at once', async () => {
+    const env = {
+      GATEWAY_EVENT_STORE: 'kurrentdb',
+      KURRENTDB_CONNECTION_STRING: standin.connectionString,
+      ...makeKeysFile().env,
+    };
+    const [dirA, dirB] = [await makeDataDir(), await makeDataDir()];
+    const today = await startGateway(dirA, env);
+    const paid: string[] = [];
+    let date = '';
+    try {
+      const api = merchantClient(today);
+      for (let i = 0; i < 20; i++) {
+        const order = newOrder();
+        const res = await api.put(`/order/${order}/transaction/pay`, payBody('12.00'));
+        expect(res.status).toBe(201);
+        date = String(res.body.transaction.acquirer.settlementDate);
+        paid.push(order);
+      }
+    } finally {
+      await today.stop();
+    }
+
+    const nodes = await Promise.all([
+      startGateway(dirA, { ...env, ...DAY_AHEAD }),
+      startGateway(dirB, { ...env, ...DAY_AHEAD }),
+    ]);
+    let files: string[];
+    try {
+      files = await Promise.all(
+        nodes.map(async (node) => {
+          const res = await settle(node, { merchantId: 'TESTMERCHANT', date });
+          expect(res.status).toBe(200);
+          return res.text();
+        }),
+      );
+    } finally {
+      await Promise.all(nodes.map((node) => node.stop()));
+    }
+    expect(files[1]).toBe(files[0]);
+    expect(parseFile(files[0]).lines).toHaveLength(20);
+
+    const store = new KurrentDbEventStore({ connectionString: standin.connectionString });
+    try {
+      const batch = date.replaceAll('-', '');
+      const types = async (streamId: string) =>
+        (await store.readStream(streamId)).map((e) => e.type);
+      expect(await types(`settlement:TESTMERCHANT:${batch}`)).toEqual([
+        'SettlementBatchClosed',
+        'SettlementBatchRecorded',
+      ]);
+      for (const order of paid)
+        expect(
+          (await types(`order:TESTMERCHANT:${order}`)).filter((t) => t === 'TransactionsSettled'),
+        ).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
   });
 });
