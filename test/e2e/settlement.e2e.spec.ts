@@ -208,6 +208,7 @@ describe('settlement', () => {
     const streams = await eventsByStream(dataDir);
     expect(streams.get(`settlement:TESTMERCHANT:${batch}`)).toEqual([
       'SettlementBatchClosed',
+      'SettlementLinesRecorded',
       'SettlementBatchRecorded',
     ]);
     const settledOn = (order: string) =>
@@ -217,6 +218,7 @@ describe('settlement', () => {
     // The other test merchant's batch closed on its own at the cut-off.
     expect(streams.get(`settlement:TESTOTHER:${batch}`)).toEqual([
       'SettlementBatchClosed',
+      'SettlementLinesRecorded',
       'SettlementBatchRecorded',
     ]);
   });
@@ -288,6 +290,7 @@ describe('settlement killed (-9) halfway', () => {
     expect(settledCount(streams).every((n) => n === 1)).toBe(true);
     expect(streams.get(`settlement:TESTMERCHANT:${batch}`)).toEqual([
       'SettlementBatchClosed',
+      'SettlementLinesRecorded',
       'SettlementBatchRecorded',
     ]);
   });
@@ -349,6 +352,7 @@ describe('settlement on two nodes (KurrentDB protocol stand-in)', () => {
         (await store.readStream(streamId)).map((e) => e.type);
       expect(await types(`settlement:TESTMERCHANT:${batch}`)).toEqual([
         'SettlementBatchClosed',
+        'SettlementLinesRecorded',
         'SettlementBatchRecorded',
       ]);
       for (const order of paid)

@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import { AcquirerFactRecorder } from '../acquirer-facts/acquirer-fact.recorder';
 import { GatewayClock } from '../clock/gateway-clock';
 import type { GatewayConfig } from '../config/gateway.config';
-import { OrderRepository } from '../order/order.repository';
 import { EVENT_STORE, LOGGER, MERCHANT_REGISTRY } from '../tokens';
 import { BatchCloser } from './batch-closer';
 import { SettlementCutoff } from './settlement-cutoff';
@@ -54,20 +53,12 @@ export function settlementProviders(config: GatewayConfig, runsCutoff: boolean):
       provide: BatchCloser,
       useFactory: (
         store: EventStore,
-        orders: OrderRepository,
         recorder: AcquirerFactRecorder,
         index: SettlementIndex,
         clock: GatewayClock,
         logger: GatewayLogger,
-      ) => new BatchCloser(store, orders, recorder, index, () => clock.now(), logger),
-      inject: [
-        EVENT_STORE,
-        OrderRepository,
-        AcquirerFactRecorder,
-        SettlementIndex,
-        GatewayClock,
-        LOGGER,
-      ],
+      ) => new BatchCloser(store, recorder, index, () => clock.now(), logger),
+      inject: [EVENT_STORE, AcquirerFactRecorder, SettlementIndex, GatewayClock, LOGGER],
     },
     {
       provide: SettlementCutoff,

@@ -12,14 +12,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RecordedFact } from '../../src/acquirer-facts/acquirer-fact.recorder';
-import { OrderRepository } from '../../src/order/order.repository';
 import { BatchCloser } from '../../src/settlement/batch-closer';
 import { settlementStreamId } from '../../src/settlement/settlement-batch';
 import { SettlementCutoff } from '../../src/settlement/settlement-cutoff';
 import { SettlementIndex } from '../../src/settlement/settlement-index';
 import { SettlementIndexFollower } from '../../src/settlement/settlement-index.follower';
 import { until } from '../../../../test/support/until';
-import { authorize, capture, card, pay, settled } from './settlement-orders';
+import { authorize, capture, card, pay, settled, voidTx } from './settlement-orders';
 
 /**
  * Closing a batch exactly once: its content recorded first in its own stream, then each order's
@@ -54,6 +53,13 @@ class Recorder {
   }
 }
 
+const newEvent = (e: OrderEvent) => ({
+  eventId: newEventId(),
+  type: e.type,
+  data: e.data,
+  metadata: {},
+});
+
 let store: InMemoryEventStore;
 let indexFile: string;
 let recorder: Recorder;
@@ -67,11 +73,7 @@ async function placeOrder(merchantId: string, orderId: string, ...commands: Deci
     state = evolveAll(state, decided);
     events.push(...decided);
   }
-  await store.appendToStream(
-    orderStreamId(merchantId, orderId),
-    events.map((e) => ({ eventId: newEventId(), type: e.type, data: e.data, metadata: {} })),
-    'no_stream',
-  );
+  await store.appendToStream(orderStreamId(merchantId, orderId), events.map(newEvent), 'no_stream');
 }
 
 const captured = (amount: number, batch = DAY) => [
@@ -84,8 +86,8 @@ const captured = (amount: number, batch = DAY) => [
   capture({ transactionId: 'c', amount, outcome: settled(amount, { batch }) }),
 ];
 
-function closer(index = new SettlementIndex(indexFile, store)) {
-  return new BatchCloser(store, new OrderRepository(store), recorder, index, () => time, quiet);
+function closer(index = new SettlementIndex(indexFile, store), linesPerEvent = 1) {
+  return new BatchCloser(store, recorder, index, () => time, quiet, linesPerEvent);
 }
 
 beforeEach(async () => {
@@ -128,13 +130,43 @@ describe('BatchCloser', () => {
       },
     ]);
     const stream = await store.readStream(settlementStreamId('TESTM', DAY));
-    expect(stream.map((e) => e.type)).toEqual(['SettlementBatchClosed', 'SettlementBatchRecorded']);
+    expect(stream.map((e) => e.type)).toEqual([
+      'SettlementBatchClosed',
+      'SettlementLinesRecorded',
+      'SettlementLinesRecorded',
+      'SettlementBatchRecorded',
+    ]);
 
     time = new Date('2026-11-25T00:00:00.000Z');
     await placeOrder('TESTM', 'o-late', ...captured(50_000));
     expect(await closer().close({ merchantId: 'TESTM', batch: DAY })).toEqual(first);
     expect(recorder.calls).toBe(2);
-    expect(await store.readStream(settlementStreamId('TESTM', DAY))).toHaveLength(2);
+    expect(await store.readStream(settlementStreamId('TESTM', DAY))).toHaveLength(4);
+  });
+
+  it('works the lines out again as the orders stood at the close when a run was killed before it recorded them all', async () => {
+    const append = store.appendToStream.bind(store);
+    jest
+      .spyOn(store, 'appendToStream')
+      .mockImplementationOnce(append) // the content and its first line
+      .mockRejectedValueOnce(new Error('killed')); // its second line
+    await expect(closer().close({ merchantId: 'TESTM', batch: DAY })).rejects.toThrow('killed');
+    // After the close, the payment is voided: the batch holds it all the same.
+    const o2 = orderStreamId('TESTM', 'o-2');
+    const before = await store.readStream(o2);
+    const state = evolveAll(initialState(), before as unknown as OrderEvent[]);
+    const voided = decide(
+      {
+        ...voidTx({ transactionId: 'v', targetTransactionId: 'p' }),
+        orderId: 'o-2',
+      } as DeciderCommand,
+      state,
+    );
+    await store.appendToStream(o2, voided.map(newEvent), before.at(-1)!.revision);
+
+    const finished = await closer().close({ merchantId: 'TESTM', batch: DAY });
+    expect(finished.lines.map((l) => l.transactionId)).toEqual(['c', 'p']);
+    expect(recorder.settledOnce()).toEqual({ 'o-1': 1, 'o-2': 1 });
   });
 
   it('finishes a run killed halfway with the same content and time, each order settled once', async () => {
