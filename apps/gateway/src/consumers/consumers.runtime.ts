@@ -119,7 +119,8 @@ export class ConsumersRuntime {
     const store = await this.openStore();
     this.merchants = MerchantRegistry.load(this.settings.merchantsFile);
     if (consumers.projector) await this.openProjector(store, join(dataDir, 'read-model.db'));
-    if (consumers.projector) this.openSettlementIndex(store, join(dataDir, 'settlement-index.db'));
+    if (consumers.projector)
+      await this.openSettlementIndex(store, join(dataDir, 'settlement-index.db'));
     if (!consumers.relay && !consumers.dispatcher) return;
     const { publisher, consumer } = this.openBus();
     // The dispatcher consumes before the relay's first publish (the in-process bus drops nothing
@@ -164,8 +165,8 @@ export class ConsumersRuntime {
   }
 
   /** The settlement index, a projection too (docs/settlement.md). */
-  private openSettlementIndex(store: FollowedStore, filename: string): void {
-    const index = new SettlementIndex(filename, store);
+  private async openSettlementIndex(store: FollowedStore, filename: string): Promise<void> {
+    const index = await openingDatabaseFile(filename, () => new SettlementIndex(filename, store));
     this.parts.push({ stop: () => index.close() });
     const log = this.logger.child({ component: 'settlement-index' });
     const follower = new SettlementIndexFollower(store, index, (error) =>

@@ -1,3 +1,4 @@
+import { openingDatabaseFile } from '@gateway/database-files';
 import type { EventStore } from '@gateway/event-store';
 import type { GatewayLogger } from '@gateway/logging';
 import type { MerchantRegistry } from '@gateway/merchants';
@@ -45,8 +46,10 @@ export function settlementProviders(config: GatewayConfig, runsCutoff: boolean):
   return [
     {
       provide: SettlementIndex,
-      useFactory: (store: EventStore) =>
-        new SettlementIndex(join(config.dataDir, 'settlement-index.db'), store),
+      useFactory: (store: EventStore) => {
+        const filename = join(config.dataDir, 'settlement-index.db');
+        return openingDatabaseFile(filename, () => new SettlementIndex(filename, store));
+      },
       inject: [EVENT_STORE],
     },
     {
