@@ -28,18 +28,22 @@ function expectRefusalNaming(refused: RefusedStart, file: string, problem: RegEx
 }
 
 describe('database files at start-up', () => {
-  it.each(['events.db', 'sessions.db', 'read-model.db', 'relay.db', 'webhooks.db'])(
-    'a %s that is not a database stops the start with a message naming it',
-    async (name) => {
-      const dataDir = await makeDataDir();
-      writeFileSync(join(dataDir, name), NOT_A_DATABASE);
-      expectRefusalNaming(
-        await refusedStart(() => startGateway(dataDir)),
-        join(dataDir, name),
-        /is not a SQLite database \(damaged, or another kind of file\)/,
-      );
-    },
-  );
+  it.each([
+    'events.db',
+    'sessions.db',
+    'read-model.db',
+    'relay.db',
+    'webhooks.db',
+    'settlement-index.db',
+  ])('a %s that is not a database stops the start with a message naming it', async (name) => {
+    const dataDir = await makeDataDir();
+    writeFileSync(join(dataDir, name), NOT_A_DATABASE);
+    expectRefusalNaming(
+      await refusedStart(() => startGateway(dataDir)),
+      join(dataDir, name),
+      /is not a SQLite database \(damaged, or another kind of file\)/,
+    );
+  });
 
   it('a delivery store in a directory that does not exist: the message names the file and the directory', async () => {
     const dataDir = await makeDataDir();

@@ -88,6 +88,8 @@ import { QuoteUptake } from './currency-conversion/quote-uptake';
 import { CheckoutHttpController } from './checkout/checkout.http.controller';
 import { CheckoutScriptHttpController } from './checkout/checkout-script.http.controller';
 import { checkoutProviders } from './checkout/checkout.providers';
+import { SettlementHttpController } from './settlement/settlement.http.controller';
+import { settlementProviders } from './settlement/settlement.providers';
 
 /** Closes the stores last, after in-flight requests finish, so pending group commits are flushed. */
 class StoreShutdown implements OnApplicationShutdown {
@@ -133,6 +135,7 @@ export class AppModule {
         DocsHttpController,
         OpsHttpController,
         WebhookDeliveryHttpController,
+        SettlementHttpController,
         OrderEventsHttpController,
         CheckGatewayHttpController,
         PaymentOptionsHttpController,
@@ -301,6 +304,7 @@ export class AppModule {
         ...consumersProviders(config),
         ...cardVaultProviders(config),
         ...checkoutProviders(),
+        ...settlementProviders(config, !primary),
         metricsTextProvider,
         // Last: they take the place of the providers above of the same tokens.
         ...(primary ? workerProviders(config, primary) : []),

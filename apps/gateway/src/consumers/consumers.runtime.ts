@@ -29,6 +29,8 @@ import {
   type RelayCheckpointStore,
 } from '../relay/relay-checkpoint.store';
 import { observeRelay } from '../relay/relay.metrics';
+import { SettlementIndex } from '../settlement/settlement-index';
+import { SettlementIndexFollower } from '../settlement/settlement-index.follower';
 import type { ConsumersSettings, ConsumersStatus } from './consumers-protocol';
 
 /** One running part: stopped in the reverse order of starting. */
@@ -118,6 +120,8 @@ export class ConsumersRuntime {
     const store = await this.openStore();
     this.merchants = MerchantRegistry.load(this.settings.merchantsFile);
     if (consumers.projector) await this.openProjector(store, join(dataDir, 'read-model.db'));
+    if (consumers.projector)
+      await this.openSettlementIndex(store, join(dataDir, 'settlement-index.db'));
     if (!consumers.relay && !consumers.dispatcher) return;
     const { publisher, consumer } = this.openBus();
     // The dispatcher consumes before the relay's first publish (the in-process bus drops nothing
@@ -157,6 +161,18 @@ export class ConsumersRuntime {
     projector.start();
     this.projector = projector;
     this.parts.push({ stop: () => projector.stop() });
+  }
+
+  /** The settlement index, a projection too (docs/settlement.md). */
+  private async openSettlementIndex(store: FollowedStore, filename: string): Promise<void> {
+    const index = await openingDatabaseFile(filename, () => new SettlementIndex(filename, store));
+    this.parts.push({ stop: () => index.close() });
+    const log = this.logger.child({ component: 'settlement-index' });
+    const follower = new SettlementIndexFollower(store, index, (error) =>
+      log.error({ err: error.message }, 'settlement index failed; following again'),
+    );
+    follower.start();
+    this.parts.push({ stop: () => follower.stop() });
   }
 
   private openBus(): { publisher: OrderEventPublisher; consumer: OrderEventConsumer } {
