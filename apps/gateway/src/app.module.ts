@@ -36,6 +36,8 @@ import { AcquirerFactRecorder } from './acquirer-facts/acquirer-fact.recorder';
 import { GatewayClock } from './clock/gateway-clock';
 import { KeyedMutex } from './order/keyed-mutex';
 import { OperatorGuard } from './operator/operator.guard';
+import { ClockHttpController } from './operator/clock.http.controller';
+import { janitorProviders } from './janitor/janitor.providers';
 import { ListOrdersHandler } from './order/list-orders.query';
 import { OrderListHttpController } from './order/order-list.http.controller';
 import { OrderEventFeed } from './order-events/order-event.feed';
@@ -138,6 +140,7 @@ export class AppModule {
         TokenHttpController,
         CheckoutHttpController,
         CheckoutScriptHttpController,
+        ClockHttpController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -302,6 +305,8 @@ export class AppModule {
         ...cardVaultProviders(config),
         ...checkoutProviders(),
         metricsTextProvider,
+        // The janitor runs where the writer is: not in a request process of several.
+        ...(primary ? [] : janitorProviders(config)),
         // Last: they take the place of the providers above of the same tokens.
         ...(primary ? workerProviders(config, primary) : []),
       ],
