@@ -105,12 +105,16 @@ export const ORDER_STATUSES = [
   'VERIFIED',
 ] as const;
 
-/** Spec, transaction.type, plus AUTHENTICATION: the 3-D Secure transaction the gateway family records. */
+/**
+ * Spec, transaction.type, plus AUTHENTICATION: the 3-D Secure transaction the gateway family
+ * records, and CHARGEBACK: money the acquirer took back (behaviour notes, disputes and chargebacks).
+ */
 export const TRANSACTION_TYPES = [
   'AUTHENTICATION',
   'AUTHORIZATION',
   'AUTHORIZATION_UPDATE',
   'CAPTURE',
+  'CHARGEBACK',
   'PAYMENT',
   'REFUND',
   'REFUND_REQUEST',

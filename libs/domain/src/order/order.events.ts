@@ -36,6 +36,8 @@ export interface TransactionRecord {
    * order's from this transaction on (the newest given wins; the first is OrderCreated's).
    */
   readonly notificationUrl?: string;
+  /** CHARGEBACK: the acquirer's dispute it ends, when one was opened. */
+  readonly disputeId?: string;
 }
 
 /**

@@ -1,8 +1,10 @@
 import type { Thousandths } from '../money';
 import { orderStatusOfAuthentication, type AuthenticationStatus } from './authentication.types';
 import type {
+  DisputeOpened,
   OrderCreated,
   OrderEvent,
+  TransactionsSettled,
   TransactionRecord,
   TransactionRevision,
 } from './order.events';
@@ -13,6 +15,8 @@ export interface Totals {
   readonly authorized: Thousandths;
   readonly captured: Thousandths;
   readonly refunded: Thousandths;
+  /** What the acquirer took back (CHARGEBACK): absent until it did, so other orders keep their shape. */
+  readonly chargedBack?: Thousandths;
 }
 
 /** The order as it stood right after one transaction: what that transaction's response shows. */
@@ -43,6 +47,30 @@ export interface TransactionState extends TransactionRecord {
   readonly refundedFrom?: readonly RefundPart[];
   /** Multi-step transactions: each earlier version, oldest first, so a retried step gets its own answer. */
   readonly earlier?: readonly TransactionState[];
+  /** An UNKNOWN transaction: the inquiries recorded so far (the highest attempt). */
+  readonly inquiries?: number;
+  /** Captures and payments: the acquirer's disputes, oldest first. */
+  readonly disputes?: readonly DisputeRecord[];
+  /** Captures and payments: how much of it the acquirer has taken back since. */
+  readonly chargedBackAmount?: Thousandths;
+  /** Captures, payments and refunds the acquirer settled, and how. */
+  readonly settlement?: SettlementRecord;
+}
+
+export interface DisputeRecord {
+  readonly disputeId: string;
+  readonly amount: Thousandths;
+  readonly openedAt: string;
+  /** The CHARGEBACK transaction that ended it; open until then. */
+  readonly chargebackTransactionId?: string;
+}
+
+export interface SettlementRecord {
+  readonly batch: number;
+  readonly settlementDate: string;
+  readonly settledAmount: Thousandths;
+  readonly fee: Thousandths;
+  readonly time: string;
 }
 
 export interface Order {
@@ -146,12 +174,16 @@ function step(folding: Folding | undefined, event: OrderEvent): Folding | undefi
     case 'BrowserPaymentInitiated':
       if (folding) applyTransaction(folding, event.data);
       return folding;
+    case 'ChargebackProcessed':
+      if (folding) applyTransaction(folding, event.data);
+      return folding;
     case 'PayerAuthenticationStarted':
     case 'PayerAuthenticated':
     case 'BrowserPaymentRedirected':
     case 'BrowserPaymentReturned':
     case 'BrowserPaymentCompleted':
     case 'BrowserPaymentConfirmed':
+    case 'TransactionOutcomeLearned':
       if (folding) applyRevision(folding, event.data);
       return folding;
     case 'AuthorizationReversed': {
@@ -159,12 +191,18 @@ function step(folding: Folding | undefined, event: OrderEvent): Folding | undefi
       if (reversed) folding!.log.replace(reversed.id, { ...reversed, reversedAt: event.data.time });
       return folding;
     }
-    case 'AcquirerInquired':
-    case 'TransactionOutcomeLearned':
+    case 'AcquirerInquired': {
+      const { transactionId, attempt } = event.data;
+      const asked = folding?.log.find(transactionId);
+      if (asked) folding!.log.replace(asked.id, { ...asked, inquiries: attempt });
+      return folding;
+    }
     case 'DisputeOpened':
-    case 'ChargebackProcessed':
+      if (folding) applyDispute(folding, event.data);
+      return folding;
     case 'TransactionsSettled':
-      return folding; // TODO(issue 18): fold the acquirer's facts
+      if (folding) applySettlement(folding, event.data);
+      return folding;
     default: {
       const unexpected: never = event;
       return unexpected;
@@ -317,6 +355,57 @@ function applyToEarlier(
   }
   const voided = tx.type.startsWith('VOID_') ? log.find(tx.targetTransactionId) : undefined;
   if (voided) log.replace(voided.id, { ...voided, voided: true });
+  const charged = tx.type === 'CHARGEBACK' ? log.find(tx.targetTransactionId) : undefined;
+  if (charged) log.replace(charged.id, chargedBack(charged, tx));
+}
+
+/** A capture or payment the acquirer took `tx` back from: the dispute it ends is closed. */
+function chargedBack(target: TransactionState, tx: TransactionRecord): TransactionState {
+  const disputes = target.disputes?.map((d) =>
+    d.disputeId === tx.disputeId ? { ...d, chargebackTransactionId: tx.id } : d,
+  );
+  return {
+    ...target,
+    chargedBackAmount: (target.chargedBackAmount ?? 0) + tx.amount,
+    ...(disputes ? { disputes } : {}),
+  };
+}
+
+/**
+ * The disputed capture or payment gets a new version (the one before is kept, so the merchant's
+ * retry of it still gets its original response) showing the order as it now stands: DISPUTED.
+ */
+function applyDispute(folding: Folding, dispute: DisputeOpened['data']): void {
+  const { log, progress } = folding;
+  const before = log.find(dispute.targetTransactionId);
+  if (!before) return;
+  const { disputeId, amount, time } = dispute;
+  const opened: DisputeRecord = { disputeId, amount, openedAt: time };
+  const revised = newVersion(before, { disputes: [...(before.disputes ?? []), opened] });
+  log.replace(before.id, revised);
+  revised.orderAfter = snapshot(
+    progress.totals,
+    progress.amount,
+    log,
+    time,
+    progress.notificationUrl,
+  );
+  folding.progress = { ...progress, ...revised.orderAfter };
+}
+
+/** Settled transactions get a new version carrying the batch; the order itself does not change. */
+function applySettlement(folding: Folding, settled: TransactionsSettled['data']): void {
+  const { batch, settlementDate, time } = settled;
+  for (const { transactionId, settledAmount, fee } of settled.transactions) {
+    const before = folding.log.find(transactionId);
+    const settlement = { batch, settlementDate, settledAmount, fee, time };
+    if (before) folding.log.replace(before.id, newVersion(before, { settlement }));
+  }
+}
+
+function newVersion(before: TransactionState, changes: Partial<TransactionState>): Draft {
+  const { earlier = [], ...previous } = before;
+  return { ...before, ...changes, earlier: [...earlier, previous] };
 }
 
 function moveMoney(totals: Totals, tx: TransactionRecord, log: TransactionLog): Totals {
@@ -335,6 +424,8 @@ function moveMoney(totals: Totals, tx: TransactionRecord, log: TransactionLog): 
       return { ...totals, captured: totals.captured + tx.amount };
     case 'REFUND':
       return { ...totals, refunded: totals.refunded + tx.amount };
+    case 'CHARGEBACK':
+      return { ...totals, chargedBack: (totals.chargedBack ?? 0) + tx.amount };
     case 'VERIFICATION':
     case 'AUTHENTICATION':
       return totals;
@@ -362,11 +453,15 @@ function moveMoney(totals: Totals, tx: TransactionRecord, log: TransactionLog): 
 /**
  * The status follows from the totals, so a voided capture, payment or refund leaves the order
  * "as if it had not happened" without remembering earlier statuses (behaviour notes, lifecycle).
+ * An open dispute makes it DISPUTED, money taken back CHARGEBACK_PROCESSED, whatever the totals.
  * EXCESSIVELY_REFUNDED is unreachable: refunding more than was captured is rejected.
  * Without money moved, a browser payment under way leaves INITIATED, a failed payment FAILED, and an
  * order that only holds 3-D Secure authentications the status of the latest one (spec, States).
  */
 function statusOf(totals: Totals, history: StatusInputs): OrderStatus {
+  // The acquirer's word comes first: it is what the merchant has to act on (decided here).
+  if (history.disputed) return 'DISPUTED';
+  if (totals.chargedBack) return 'CHARGEBACK_PROCESSED';
   if (history.fundsVoided && totals.authorized === 0) return 'CANCELLED';
   if (totals.refunded > 0)
     return totals.refunded >= totals.captured ? 'REFUNDED' : 'PARTIALLY_REFUNDED';

@@ -12,6 +12,8 @@ export const TRANSACTION_TYPES = [
   'VOID_CAPTURE',
   'VOID_PAYMENT',
   'VOID_REFUND',
+  /** The acquirer took captured money back (issue 18); never a merchant's request. */
+  'CHARGEBACK',
 ] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
@@ -27,7 +29,11 @@ export type OrderStatus =
   | 'AUTHENTICATION_INITIATED'
   | 'AUTHENTICATED'
   | 'AUTHENTICATION_UNSUCCESSFUL'
-  | 'INITIATED';
+  | 'INITIATED'
+  /** From the acquirer: a dispute is open on a capture or payment of the order. */
+  | 'DISPUTED'
+  /** From the acquirer: it took money back, and no dispute is open. */
+  | 'CHARGEBACK_PROCESSED';
 
 /** The spec's response.gatewayCode values. */
 export type GatewayCode =

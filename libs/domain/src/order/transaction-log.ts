@@ -25,7 +25,13 @@ export class TransactionLog {
   private readonly current: TransactionState[] = [];
   private readonly slotById = new Map<string, number>();
   /** Sums over the current records that the status rules ask about. */
-  private readonly counts = { fundsVoided: 0, verified: 0, payments: 0, pendingBrowser: 0 };
+  private readonly counts = {
+    fundsVoided: 0,
+    verified: 0,
+    payments: 0,
+    pendingBrowser: 0,
+    disputed: 0,
+  };
   /** The latest slot whose record carries a 3-D Secure authentication, -1 for none. */
   private lastAuthenticated = -1;
   /**
@@ -90,6 +96,7 @@ export class TransactionLog {
       verified: this.counts.verified > 0,
       payments: this.counts.payments,
       pendingBrowser: this.counts.pendingBrowser > 0,
+      disputed: this.counts.disputed > 0,
       authentication: this.current[this.lastAuthenticated]?.authentication,
     };
   }
@@ -102,7 +109,7 @@ export class TransactionLog {
     const parts: { transactionId: string; amount: number }[] = [];
     let rest = tx.amount;
     const take = (record: TransactionState) => {
-      const amount = Math.min(rest, record.amount - record.refundedAmount);
+      const amount = Math.min(rest, refundableLeft(record));
       if (amount > 0) parts.push({ transactionId: record.id, amount });
       rest -= amount;
     };
@@ -127,12 +134,13 @@ export class TransactionLog {
     this.settleOpen(slot, record);
   }
 
-  private tally(record: TransactionRecord, sign: 1 | -1): void {
+  private tally(record: TransactionState, sign: 1 | -1): void {
     const flags = flagsOf(record);
     this.counts.fundsVoided += sign * flags.fundsVoided;
     this.counts.verified += sign * flags.verified;
     this.counts.payments += sign * flags.payments;
     this.counts.pendingBrowser += sign * flags.pendingBrowser;
+    this.counts.disputed += sign * flags.disputed;
   }
 
   /** A scan, but only when the latest authentication loses it (no decider does that). */
@@ -142,7 +150,7 @@ export class TransactionLog {
   }
 
   private settleOpen(slot: number, record: TransactionState): void {
-    const open = isRefundable(record) && record.amount - record.refundedAmount > 0;
+    const open = isRefundable(record) && refundableLeft(record) > 0;
     const linked = (this.openPrevious[slot] ?? UNLINKED) !== UNLINKED;
     if (open === linked) return;
     if (!open) {
@@ -181,13 +189,15 @@ export interface StatusInputs {
   readonly payments: number;
   /** A browser payment (not an authentication) still PENDING. */
   readonly pendingBrowser: boolean;
+  /** A capture or payment with a dispute the acquirer has not ended yet. */
+  readonly disputed: boolean;
   /** The latest transaction's 3-D Secure authentication, in order of the transactions. */
   readonly authentication?: AuthenticationRecord;
 }
 
-type Flags = Record<'fundsVoided' | 'verified' | 'payments' | 'pendingBrowser', 0 | 1>;
+type Flags = Record<'fundsVoided' | 'verified' | 'payments' | 'pendingBrowser' | 'disputed', 0 | 1>;
 
-function flagsOf(t: TransactionRecord): Flags {
+function flagsOf(t: TransactionState): Flags {
   const approved = isApproved(t.gatewayCode);
   const payment = t.type !== 'AUTHENTICATION';
   return {
@@ -195,7 +205,23 @@ function flagsOf(t: TransactionRecord): Flags {
     verified: approved && t.type === 'VERIFICATION' ? 1 : 0,
     payments: payment ? 1 : 0,
     pendingBrowser: payment && t.browserPayment && t.gatewayCode === 'PENDING' ? 1 : 0,
+    disputed: openDisputeAmount(t) > 0 ? 1 : 0,
   };
+}
+
+/** What the acquirer's open disputes on a capture or payment hold of it. */
+export function openDisputeAmount(t: TransactionState): number {
+  let held = 0;
+  for (const d of t.disputes ?? []) if (d.chargebackTransactionId === undefined) held += d.amount;
+  return held;
+}
+
+/**
+ * What a capture or payment has left for a refund: not refunded, not taken back by the acquirer,
+ * not held by an open dispute (decided here: the disputed amount waits for the acquirer).
+ */
+export function refundableLeft(t: TransactionState): number {
+  return t.amount - t.refundedAmount - (t.chargedBackAmount ?? 0) - openDisputeAmount(t);
 }
 
 function isRefundable(t: TransactionState): boolean {

@@ -7,6 +7,7 @@ import {
   type TransactionState,
 } from '../order.state';
 import { isApproved } from '../order.types';
+import { openDisputeAmount, refundableLeft } from '../transaction-log';
 import type { OpensTransaction } from './operation-decider';
 import { processedRecord } from './processed';
 import { exceeds } from './rejections';
@@ -41,15 +42,24 @@ function refundRejection(request: Refund, state: OrderState): OrderRejection | u
     }
     return exceeds(
       request.amount,
-      target.amount - target.refundedAmount,
-      'captured and not yet refunded by that transaction',
+      refundableLeft(target),
+      'captured and not yet refunded (nor charged back or disputed) by that transaction',
     );
   }
   return exceeds(
     request.amount,
-    state.totals.captured - state.totals.refunded,
-    'captured and not yet refunded',
+    state.totals.captured - state.totals.refunded - heldByAcquirer(state),
+    'captured and not yet refunded (nor charged back or disputed)',
   );
+}
+
+/** What the acquirer took back or holds in an open dispute: not the merchant's to refund. */
+function heldByAcquirer(order: Order): number {
+  const disputed =
+    order.status === 'DISPUTED'
+      ? order.transactions.reduce((sum, t) => sum + openDisputeAmount(t), 0)
+      : 0;
+  return (order.totals.chargedBack ?? 0) + disputed;
 }
 
 /** Refunds without a named target go against the latest capture or payment that can take them. */
@@ -57,7 +67,7 @@ function refundTarget(request: Refund, order: Order): string | undefined {
   if (request.targetTransactionId !== undefined) return request.targetTransactionId;
   // The latest one with enough left, else the latest with anything left: evolve spreads the rest.
   const candidates = order.transactions.filter(isRefundable).reverse();
-  const left = (t: TransactionState) => t.amount - t.refundedAmount;
+  const left = refundableLeft;
   return (candidates.find((t) => left(t) >= request.amount) ?? candidates.find((t) => left(t) > 0))
     ?.id;
 }

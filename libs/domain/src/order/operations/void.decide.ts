@@ -37,6 +37,10 @@ function voidRejection(request: Void, order: Order): OrderRejection | undefined 
   if (target.voided) return invalid('The transaction has already been voided');
   if (hasDependants(order, target))
     return invalid('Later transactions depend on it; void those first');
+  // Decided here: once the acquirer settled, disputed or charged it back, only a refund undoes it.
+  if (target.settlement) return invalid('The acquirer has settled it; refund it instead');
+  if (target.disputes?.length || target.chargedBackAmount)
+    return invalid('The acquirer has disputed or charged it back; it can no longer be voided');
   return undefined;
 }
 
