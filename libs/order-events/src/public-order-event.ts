@@ -28,6 +28,8 @@ export interface PublicOrderEvent {
   readonly order: Json;
   /** The transaction the event recorded or changed, as Retrieve Transaction shows it. */
   readonly transaction?: Json;
+  /** TransactionsSettled: each transaction settled, as Retrieve Transaction shows it. */
+  readonly settledTransactions?: readonly Json[];
 }
 
 /** 1 carried the stored event; 2 is the public event. */

@@ -17,8 +17,13 @@ const ORDER_STATUS_FIELDS = [
   'totalAuthorizedAmount',
   'totalCapturedAmount',
   'totalRefundedAmount',
+  'totalChargebackAmount',
 ] as const;
-const OPTIONAL_ORDER_FIELDS = new Set<string>(['authenticationStatus', 'notificationUrl']);
+const OPTIONAL_ORDER_FIELDS = new Set<string>([
+  'authenticationStatus',
+  'notificationUrl',
+  'totalChargebackAmount',
+]);
 
 const DESCRIPTION = `Every change to an order, as consumers see it: on the Kafka topic, on the merchant's live feed and, as its \`transaction\` member, in webhook notifications. Built from the gateway's stored events, never the stored events themselves: the API's names and decimal amounts (JSON numbers, as in every response), the transaction exactly as Retrieve Transaction (GET …/order/{orderId}/transaction/{transactionId}) shows it to the same credentials, the order's status and totals right after the change. Kafka and webhooks have no credentials: they show what a GET under Basic authentication shows (cards masked to the stricter of the merchant's setting and 6.4). Never a full card number, card fingerprint, request hash, sealed bank data or processor record.
 
@@ -73,7 +78,14 @@ const orderEventSchema: Schema = {
     transaction: {
       $ref: '#/components/schemas/TransactionResponse',
       description:
-        'The transaction the event recorded or changed, as Retrieve Transaction shows it after the event; absent for OrderCreated only',
+        'The transaction the event recorded or changed, as Retrieve Transaction shows it after the event; absent for OrderCreated and TransactionsSettled only',
+    },
+    settledTransactions: {
+      type: 'array',
+      minItems: 1,
+      items: { $ref: '#/components/schemas/TransactionResponse' },
+      description:
+        'TransactionsSettled only: each transaction the acquirer settled, as Retrieve Transaction shows it after the event',
     },
   },
   required: [
@@ -88,9 +100,22 @@ const orderEventSchema: Schema = {
     'order',
   ],
   additionalProperties: false,
-  if: { properties: { type: { const: 'OrderCreated' } } },
-  then: { not: { required: ['transaction'] } },
-  else: { required: ['transaction'] },
+  oneOf: [
+    {
+      properties: { type: { const: 'OrderCreated' } },
+      not: { anyOf: [{ required: ['transaction'] }, { required: ['settledTransactions'] }] },
+    },
+    {
+      properties: { type: { const: 'TransactionsSettled' } },
+      required: ['settledTransactions'],
+      not: { required: ['transaction'] },
+    },
+    {
+      properties: { type: { not: { enum: ['OrderCreated', 'TransactionsSettled'] } } },
+      required: ['transaction'],
+      not: { required: ['settledTransactions'] },
+    },
+  ],
 };
 
 const headerText = (description: string): Schema => ({ type: 'string', description });
@@ -171,7 +196,7 @@ export function buildOrderEventsAsyncApi(): Schema {
         address: null,
         title: "The order's notificationUrl",
         description:
-          "An HTTPS POST to order.notificationUrl for every event that records a transaction or a step of one (not OrderCreated or AuthorizationReversed). The body is the event's transaction member, serialised as in the event.",
+          "An HTTPS POST to order.notificationUrl for every event that records a transaction or a step of one, or an acquirer's news of one: an outcome learnt, a dispute, a chargeback (not OrderCreated, AuthorizationReversed, AcquirerInquired or TransactionsSettled). The body is the event's transaction member, serialised as in the event.",
         messages: { notification: { $ref: '#/components/messages/notification' } },
       },
     },

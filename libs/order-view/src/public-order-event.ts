@@ -1,4 +1,4 @@
-import type { Order, OrderEventType } from '@gateway/domain';
+import type { Order, OrderEventType, TransactionState, TransactionsSettled } from '@gateway/domain';
 import type { StoredEvent } from '@gateway/event-store';
 import { ORDER_EVENT_SPEC_VERSION, type PublicOrderEvent } from '@gateway/order-events';
 import type { ResponseView } from './response-view';
@@ -6,7 +6,7 @@ import { renderOrderStatus, renderTransaction } from './transaction.response';
 
 interface OrderEventTypeEntry {
   /** Where the stored event names the transaction it recorded or changed. */
-  readonly transactionId?: 'id' | 'transactionId';
+  readonly transactionId?: 'id' | 'transactionId' | 'targetTransactionId';
   /** Whether it sends a webhook notification (docs/webhooks.md, "What is sent"). */
   readonly notifies: boolean;
   readonly description: string;
@@ -77,18 +77,38 @@ export const ORDER_EVENT_TYPES: Readonly<Record<OrderEventType, OrderEventTypeEn
   AuthorizationReversed: {
     transactionId: 'transactionId',
     notifies: false,
-    description: 'The gateway reversed a TIMED_OUT authorization (committed with it)',
+    description:
+      'The gateway reversed a TIMED_OUT authorization (committed with it), or one whose outcome the last inquiry still did not learn (committed with its TransactionOutcomeLearned)',
   },
-  // TODO(issue 18): how consumers see the acquirer's facts.
-  AcquirerInquired: { notifies: false, description: 'TODO' },
-  TransactionOutcomeLearned: {
+  AcquirerInquired: {
     transactionId: 'transactionId',
     notifies: false,
-    description: 'TODO',
+    description:
+      'The gateway asked the acquirer about an UNKNOWN transaction (each inquiry, whatever the answer)',
   },
-  DisputeOpened: { notifies: false, description: 'TODO' },
-  ChargebackProcessed: { transactionId: 'id', notifies: false, description: 'TODO' },
-  TransactionsSettled: { notifies: false, description: 'TODO' },
+  TransactionOutcomeLearned: {
+    transactionId: 'transactionId',
+    notifies: true,
+    description:
+      "An UNKNOWN transaction's outcome, learnt from the acquirer (DECLINED when the last inquiry learnt none): response.gatewayCode, result, the order's totals and status change",
+  },
+  DisputeOpened: {
+    transactionId: 'targetTransactionId',
+    notifies: true,
+    description:
+      'The acquirer opened a dispute on a capture or payment (the transaction shown, with its disputes): the order is DISPUTED',
+  },
+  ChargebackProcessed: {
+    transactionId: 'id',
+    notifies: true,
+    description:
+      'The acquirer took money back: a CHARGEBACK transaction; the order is CHARGEBACK_PROCESSED',
+  },
+  TransactionsSettled: {
+    notifies: false,
+    description:
+      "The acquirer settled some of the order's transactions in a batch (settledTransactions, each with transaction.acquirer.settlement)",
+  },
 };
 
 export function isOrderEventType(type: string): type is OrderEventType {
@@ -116,6 +136,7 @@ export function buildPublicOrderEvent(
     throw new Error(
       `Event ${event.eventId} of ${event.streamId} names no transaction of its order`,
     );
+  const settled = event.type === 'TransactionsSettled' ? settledOf(order, event) : undefined;
   return {
     specVersion: ORDER_EVENT_SPEC_VERSION,
     eventId: event.eventId,
@@ -129,5 +150,19 @@ export function buildPublicOrderEvent(
     ...(tx
       ? { transaction: renderTransaction(order, tx, undefined, { cardMask: view.cardMask }) }
       : {}),
+    ...(settled
+      ? {
+          settledTransactions: settled.map((t) =>
+            renderTransaction(order, t, undefined, { cardMask: view.cardMask }),
+          ),
+        }
+      : {}),
   };
+}
+
+/** The transactions a TransactionsSettled event settled, in the order's order. */
+function settledOf(order: Order, event: StoredEvent): TransactionState[] {
+  const { transactions } = event.data as TransactionsSettled['data'];
+  const ids = new Set(transactions.map((t) => t.transactionId));
+  return order.transactions.filter((t) => ids.has(t.id));
 }

@@ -9,7 +9,9 @@ import {
   toDecimal,
   type Order,
   type OrderSnapshot,
+  type DisputeRecord,
   type RecordedSourceOfFunds,
+  type SettlementRecord,
   type TransactionState,
 } from '@gateway/domain';
 
@@ -101,9 +103,11 @@ function renderTransactionMember(
   authenticationStatus: string | undefined,
 ): Json {
   const out = copyOf(processor);
+  if (tx.settlement) out.acquirer = settledBy(out.acquirer as Json | undefined, tx.settlement);
   out.amount = toDecimal(tx.amount);
   if (authenticationStatus) out.authenticationStatus = authenticationStatus;
   out.currency = tx.currency;
+  if (tx.disputes) out.disputes = tx.disputes.map(renderDispute);
   out.id = tx.id;
   if (tx.browserPayment?.providerD) out.providerD = tx.browserPayment.providerD;
   if (tx.reference !== undefined) out.reference = tx.reference;
@@ -112,6 +116,30 @@ function renderTransactionMember(
   if (tx.targetTransactionId !== undefined) out.targetTransactionId = tx.targetTransactionId;
   out.type = tx.type;
   return out;
+}
+
+/** The batch the acquirer settled it in (normally the one it named when it answered), and how. */
+function settledBy(acquirer: Json | undefined, settled: SettlementRecord): Json {
+  const out = copyOf(acquirer);
+  out.batch = settled.batch;
+  out.settlementDate = settled.settlementDate;
+  out.settlement = {
+    amount: toDecimal(settled.settledAmount),
+    fee: toDecimal(settled.fee),
+    time: settled.time,
+  };
+  return out;
+}
+
+function renderDispute(dispute: DisputeRecord): Json {
+  const ended = dispute.chargebackTransactionId;
+  return {
+    id: dispute.disputeId,
+    amount: toDecimal(dispute.amount),
+    status: ended === undefined ? 'OPEN' : 'CHARGEBACK_PROCESSED',
+    openedTime: dispute.openedAt,
+    ...(ended === undefined ? {} : { chargebackTransactionId: ended }),
+  };
 }
 
 /**
@@ -135,6 +163,8 @@ function writeOrderStatus(out: Json, order: Order, after: OrderSnapshot): Json {
   out.totalAuthorizedAmount = toDecimal(after.totals.authorized);
   out.totalCapturedAmount = toDecimal(after.totals.captured);
   out.totalRefundedAmount = toDecimal(after.totals.refunded);
+  // Only once the acquirer took money back: other orders' responses keep their bytes.
+  if (after.totals.chargedBack) out.totalChargebackAmount = toDecimal(after.totals.chargedBack);
   return out;
 }
 
@@ -158,6 +188,9 @@ export function renderOrder(order: Order, view: ResponseView = MASKED_VIEW): Jso
     totalAuthorizedAmount: toDecimal(order.totals.authorized),
     totalCapturedAmount: toDecimal(order.totals.captured),
     totalRefundedAmount: toDecimal(order.totals.refunded),
+    ...(order.totals.chargedBack
+      ? { totalChargebackAmount: toDecimal(order.totals.chargedBack) }
+      : {}),
     transaction: renderTransactions(order, view),
   };
 }

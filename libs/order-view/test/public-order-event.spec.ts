@@ -30,6 +30,14 @@ import {
   refunded,
   voided,
 } from '../../domain/test/order.fixtures';
+import {
+  chargedBack,
+  disputeOpened,
+  inquired,
+  learned,
+  settled,
+  unknownAuthorization,
+} from '../../domain/test/acquirer-facts.fixtures';
 import { checkAsyncApi, type CheckedAsyncApi } from '../../../test/support/asyncapi';
 import {
   buildOrderEventsAsyncApi,
@@ -81,6 +89,19 @@ function decided(commands: readonly Parameters<typeof decide>[0][]): OrderEvent[
   return events;
 }
 
+/** What the acquirer tells later: an UNKNOWN outcome learnt, a dispute, a chargeback, a settlement. */
+const ACQUIRER_FACTS: OrderEvent[] = [
+  created(),
+  unknownAuthorization('t1', 10_000),
+  inquired(1, 'UNKNOWN'),
+  inquired(2, 'APPROVED'),
+  learned(2, 'APPROVED'),
+  captured('c1', 10_000),
+  disputeOpened(4_000),
+  chargedBack(4_000, 'cb-d1', 'd1'),
+  settled([{ transactionId: 'c1', settledAmount: 10_000, fee: 250 }]),
+];
+
 /** Orders that between them hold every event type. */
 const HISTORIES: readonly OrderEvent[][] = [
   [
@@ -110,6 +131,7 @@ const HISTORIES: readonly OrderEvent[][] = [
     { type: 'AuthorizationProcessed', data: { ...recorded('AUTHORIZATION', 'auth', 100_000), sourceOfFunds: card } },
     { type: 'AuthorizationUpdateProcessed', data: recorded('AUTHORIZATION_UPDATE', 'upd', 150_000) },
   ],
+  ACQUIRER_FACTS,
 ]; // prettier-ignore
 
 /** Every key at any depth, and every string value. */
@@ -195,7 +217,7 @@ describe('the public order event', () => {
       }
   });
 
-  it('every event type: built events validate against the document, with a transaction but for OrderCreated', () => {
+  it('every event type: built events validate against the document, with a transaction but for OrderCreated and TransactionsSettled', () => {
     const seen = new Set<OrderEventType>();
     for (const history of HISTORIES)
       for (const { order, event } of stored(history)) {
@@ -204,9 +226,53 @@ describe('the public order event', () => {
         );
         seen.add(built.type);
         expect([built.type, asyncApi.validate('orderEvent', built)]).toEqual([built.type, []]);
-        expect(built.transaction === undefined).toBe(built.type === 'OrderCreated');
+        expect(built.transaction === undefined).toBe(
+          built.type === 'OrderCreated' || built.type === 'TransactionsSettled',
+        );
       }
     expect([...seen].sort()).toEqual(Object.keys(ORDER_EVENT_TYPES).sort());
+  });
+
+  it('the acquirer’s facts: the outcome learnt, the dispute, the chargeback and the settlement as a GET shows them', () => {
+    const events = stored(ACQUIRER_FACTS).map(({ order, event }) =>
+      buildPublicOrderEvent(order, event, { cardMask: '6.4' }),
+    );
+    const [, , , , outcome, , opened, charged, settlement] = events;
+    expect(outcome).toMatchObject({
+      type: 'TransactionOutcomeLearned',
+      order: { status: 'AUTHORIZED', totalAuthorizedAmount: 10 },
+      transaction: { result: 'SUCCESS', response: { gatewayCode: 'APPROVED' } },
+    });
+    expect(opened).toMatchObject({
+      type: 'DisputeOpened',
+      order: { status: 'DISPUTED' },
+      transaction: {
+        order: { status: 'DISPUTED' },
+        transaction: { id: 'c1', disputes: [{ id: 'd1', amount: 4, status: 'OPEN' }] },
+      },
+    });
+    expect(charged).toMatchObject({
+      type: 'ChargebackProcessed',
+      order: { status: 'CHARGEBACK_PROCESSED', totalChargebackAmount: 4 },
+      transaction: {
+        order: { status: 'CHARGEBACK_PROCESSED', totalChargebackAmount: 4 },
+        transaction: { id: 'cb-d1', type: 'CHARGEBACK', amount: 4, targetTransactionId: 'c1' },
+      },
+    });
+    expect(settlement.settledTransactions).toMatchObject([
+      {
+        transaction: {
+          id: 'c1',
+          acquirer: {
+            batch: 20261122,
+            settlementDate: '2026-11-22',
+            settlement: { amount: 10, fee: 0.25 },
+          },
+        },
+      },
+    ]);
+    // Orders the acquirer never took money from keep their shape.
+    expect(events[5].order).not.toHaveProperty('totalChargebackAmount');
   });
 
   it('the schema refuses what the old envelope carried: stored data, thousandths, unknown members', () => {

@@ -61,6 +61,7 @@ describe('order summary projection: events → row', () => {
       totalAuthorized: 100_000,
       totalCaptured: 60_000,
       totalRefunded: 10_000,
+      totalChargeback: 0,
       creationTime: '2026-11-22T10:00:00.000Z',
       lastUpdatedTime: '2026-11-22T10:09:00.000Z',
       transactionCount: 3,

@@ -1,4 +1,5 @@
 import { SqliteOrderSummaryReadModel, type OrderSummary } from '@gateway/projections';
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ const row = (
   totalAuthorized: 1000,
   totalCaptured: 0,
   totalRefunded: 0,
+  totalChargeback: 0,
   creationTime: `2026-11-22T10:00:0${orderId.slice(-1)}.000Z`,
   lastUpdatedTime: '2026-11-22T10:00:00.000Z',
   transactionCount: 1,
@@ -54,6 +56,26 @@ describe('SqliteOrderSummaryReadModel', () => {
       await new Promise((r) => setTimeout(r, 50));
     expect(statSync(file).size).toBeGreaterThan(opened);
     model.close();
+  });
+
+  it('opens a version 1 file (before chargebacks): its rows read 0 taken back, new rows keep theirs', () => {
+    const v1 = new Database(file);
+    v1.exec(`CREATE TABLE order_summary (merchant_id TEXT NOT NULL, order_id TEXT NOT NULL,
+      status TEXT NOT NULL, currency TEXT NOT NULL, total_authorized INTEGER NOT NULL,
+      total_captured INTEGER NOT NULL, total_refunded INTEGER NOT NULL, creation_time TEXT NOT NULL,
+      last_updated_time TEXT NOT NULL, transaction_count INTEGER NOT NULL,
+      stream_revision INTEGER NOT NULL, PRIMARY KEY (merchant_id, order_id)) STRICT, WITHOUT ROWID;
+      CREATE TABLE checkpoint (projection TEXT PRIMARY KEY, position TEXT NOT NULL) STRICT;
+      INSERT INTO order_summary VALUES ('M', 'o1', 'AUTHORIZED', 'USD', 1000, 0, 0,
+        '2026-11-22T10:00:01.000Z', '2026-11-22T10:00:00.000Z', 1, 1);`);
+    v1.pragma('user_version = 1');
+    v1.close();
+    const model = SqliteOrderSummaryReadModel.open(file);
+    const charged = { status: 'CHARGEBACK_PROCESSED' as const, totalChargeback: 400 };
+    model.commit([row('o2', 4, charged)], undefined, 9n);
+    expect([...model.rows()]).toEqual([row('o1', 1), row('o2', 4, charged)]);
+    model.close();
+    expect(() => SqliteOrderSummaryReadModel.openReadOnly(file).close()).not.toThrow();
   });
 
   it('keeps the later revision of a row when an older one is written again', () => {

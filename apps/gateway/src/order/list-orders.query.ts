@@ -40,6 +40,7 @@ function renderSummary(row: OrderSummary): Json {
     totalAuthorizedAmount: toDecimal(row.totalAuthorized),
     totalCapturedAmount: toDecimal(row.totalCaptured),
     totalRefundedAmount: toDecimal(row.totalRefunded),
+    ...(row.totalChargeback ? { totalChargebackAmount: toDecimal(row.totalChargeback) } : {}),
     creationTime: row.creationTime,
     lastUpdatedTime: row.lastUpdatedTime,
     transactionCount: row.transactionCount,

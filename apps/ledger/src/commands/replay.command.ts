@@ -22,7 +22,12 @@ export interface ReplayOptions {
 }
 
 const MAX_LISTED = 100;
-const AMOUNT_FIELDS = new Set(['totalAuthorized', 'totalCaptured', 'totalRefunded']);
+const AMOUNT_FIELDS = new Set([
+  'totalAuthorized',
+  'totalCaptured',
+  'totalRefunded',
+  'totalChargeback',
+]);
 
 /**
  * `replay`: rebuilds the order-summary read model from the first event into a file of its own,

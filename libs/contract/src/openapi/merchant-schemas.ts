@@ -78,6 +78,7 @@ const orderSummary = object(
     totalAuthorizedAmount: amount('Amount authorized and not voided'),
     totalCapturedAmount: amount('Amount captured and not voided'),
     totalRefundedAmount: amount('Amount refunded and not voided'),
+    totalChargebackAmount: amount('Amount the acquirer took back; present once it took any'),
     creationTime: dateTime('When the order was created'),
     lastUpdatedTime: dateTime('When the order last changed'),
     transactionCount: integer('Transactions of the order'),

@@ -167,6 +167,9 @@ const order = object(
     totalAuthorizedAmount: amount('Amount authorized and not voided'),
     totalCapturedAmount: amount('Amount captured and not voided'),
     totalRefundedAmount: amount('Amount refunded and not voided'),
+    totalChargebackAmount: amount(
+      'Amount the acquirer took back (CHARGEBACK transactions); present once it took any',
+    ),
     notificationUrl: {
       type: 'string',
       format: 'uri',
@@ -200,7 +203,35 @@ const transaction = object(
       ],
       'How the transaction was initiated',
     ),
-    targetTransactionId: text(1, 40, 'The transaction voided or refunded'),
+    targetTransactionId: text(1, 40, 'The transaction voided, refunded or charged back'),
+    disputes: {
+      type: 'array',
+      description: "Captures and payments: the acquirer's disputes of it, oldest first",
+      items: object(
+        'A dispute the acquirer opened',
+        {
+          id: text(1, 100, "The acquirer's dispute id"),
+          amount: amount('Amount disputed'),
+          status: oneOfValues(['OPEN', 'CHARGEBACK_PROCESSED'], 'Open, or ended by a chargeback'),
+          openedTime: dateTime('When the gateway learnt of it'),
+          chargebackTransactionId: text(1, 40, 'The CHARGEBACK transaction that ended it'),
+        },
+        ['id', 'amount', 'status', 'openedTime'],
+      ),
+    },
+    acquirer: object("The acquirer's batch", {
+      batch: { type: 'integer', description: 'The settlement batch, yyyymmdd' },
+      settlementDate: { type: 'string', format: 'date', description: 'The day it settles' },
+      settlement: object(
+        'Present once the acquirer settled it',
+        {
+          amount: amount('Amount settled (the transaction amount, unless settled short)'),
+          fee: amount("The acquirer's fee"),
+          time: dateTime('When the gateway learnt of it'),
+        },
+        ['amount', 'fee', 'time'],
+      ),
+    }),
     authorizationCode: text(1, 100, 'Authorization code from the acquirer'),
     receipt: text(1, 100, 'Receipt number from the acquirer'),
   },

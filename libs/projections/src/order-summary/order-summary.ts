@@ -14,6 +14,8 @@ export interface OrderSummary {
   readonly totalAuthorized: Thousandths;
   readonly totalCaptured: Thousandths;
   readonly totalRefunded: Thousandths;
+  /** What the acquirer took back (CHARGEBACK transactions). */
+  readonly totalChargeback: Thousandths;
   readonly creationTime: string;
   readonly lastUpdatedTime: string;
   /** Every transaction recorded on the order, declined and pending ones included. */
@@ -29,6 +31,7 @@ export const ORDER_SUMMARY_FIELDS = [
   'totalAuthorized',
   'totalCaptured',
   'totalRefunded',
+  'totalChargeback',
   'creationTime',
   'lastUpdatedTime',
   'transactionCount',
@@ -44,6 +47,7 @@ export function summarize(order: Order, streamRevision: number): OrderSummary {
     totalAuthorized: order.totals.authorized,
     totalCaptured: order.totals.captured,
     totalRefunded: order.totals.refunded,
+    totalChargeback: order.totals.chargedBack ?? 0,
     creationTime: order.creationTime,
     lastUpdatedTime: order.lastUpdatedTime,
     transactionCount: transactionCountOf(order),

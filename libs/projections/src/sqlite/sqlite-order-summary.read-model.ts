@@ -11,7 +11,11 @@ import type {
   OrderSummaryReadModel,
 } from '../order-summary/order-summary.read-model';
 
-const SCHEMA_VERSION = 1;
+/** 2: total_chargeback (issue 18), added last so version 1 files migrate with one ALTER TABLE. */
+const SCHEMA_VERSION = 2;
+const MIGRATIONS: Readonly<Record<number, string>> = {
+  1: 'ALTER TABLE order_summary ADD COLUMN total_chargeback INTEGER NOT NULL DEFAULT 0;',
+};
 const TABLES = `
   CREATE TABLE order_summary (
     merchant_id       TEXT    NOT NULL,
@@ -25,6 +29,7 @@ const TABLES = `
     last_updated_time TEXT    NOT NULL,
     transaction_count INTEGER NOT NULL,
     stream_revision   INTEGER NOT NULL,
+    total_chargeback  INTEGER NOT NULL,
     PRIMARY KEY (merchant_id, order_id)
   ) STRICT, WITHOUT ROWID;
   -- Positions as decimal text: KurrentDB commit positions exceed SQLite's 64-bit integers' safe use in JS.
@@ -47,6 +52,7 @@ interface Row {
   last_updated_time: string;
   transaction_count: number;
   stream_revision: number;
+  total_chargeback: number;
 }
 
 /**
@@ -90,10 +96,11 @@ export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
       db.pragma('synchronous = NORMAL');
       db.pragma('wal_autocheckpoint = 0');
       db.transaction(() => {
-        if (db.pragma('user_version', { simple: true }) === 0) {
-          db.exec(TABLES + INDEXES);
-          db.pragma(`user_version = ${SCHEMA_VERSION}`);
-        }
+        const version = db.pragma('user_version', { simple: true }) as number;
+        if (version === 0) db.exec(TABLES + INDEXES);
+        // A file of an older version: its rows were folded before what the migration adds existed.
+        else for (let v = version; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
+        if (version !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
       }).immediate();
       return new SqliteOrderSummaryReadModel(
         db,
@@ -226,13 +233,13 @@ function prepare(db: Database.Database) {
     // Only a later revision replaces a row: re-applying an event is a no-op. Positional
     // parameters in COLUMN order bind faster than named ones (a rebuild writes every order).
     upsert: db.prepare(
-      `INSERT INTO order_summary VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO order_summary VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (merchant_id, order_id) DO UPDATE SET
          status = excluded.status, currency = excluded.currency,
          total_authorized = excluded.total_authorized, total_captured = excluded.total_captured,
          total_refunded = excluded.total_refunded, creation_time = excluded.creation_time,
          last_updated_time = excluded.last_updated_time, transaction_count = excluded.transaction_count,
-         stream_revision = excluded.stream_revision
+         stream_revision = excluded.stream_revision, total_chargeback = excluded.total_chargeback
        WHERE excluded.stream_revision > order_summary.stream_revision`,
     ),
     list: db.prepare(
@@ -263,6 +270,7 @@ function columnsOf(summary: OrderSummary): (string | number)[] {
     summary.lastUpdatedTime,
     summary.transactionCount,
     summary.streamRevision,
+    summary.totalChargeback,
   ];
 }
 
@@ -279,5 +287,6 @@ function fromRow(row: Row): OrderSummary {
     lastUpdatedTime: row.last_updated_time,
     transactionCount: row.transaction_count,
     streamRevision: row.stream_revision,
+    totalChargeback: row.total_chargeback,
   };
 }
