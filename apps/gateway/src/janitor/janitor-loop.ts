@@ -24,7 +24,7 @@ export class JanitorLoop {
   private stopped = false;
 
   constructor(
-    private readonly janitor: Pick<Janitor, 'pass'>,
+    private readonly janitor: Pick<Janitor, 'pass' | 'close'>,
     private readonly clock: Pick<GatewayClock, 'onAdvance'>,
     private readonly tickMs: number,
     private readonly log: JanitorLog,
@@ -63,6 +63,7 @@ export class JanitorLoop {
     clearInterval(this.leaseTimer);
     this.unsubscribe?.();
     await this.idle();
+    await this.janitor.close();
     await this.stepping;
     try {
       await this.cluster?.lease.release();

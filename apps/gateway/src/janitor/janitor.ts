@@ -1,11 +1,11 @@
 import type { AcquirerLater, ToldFact } from '@gateway/acquirer';
-import { ORDER_STREAM_PREFIX, type AcquirerFact } from '@gateway/domain';
-import type { EventStore } from '@gateway/event-store';
+import type { AcquirerFact } from '@gateway/domain';
+import type { EventStore, GlobalPosition, Subscription } from '@gateway/event-store';
 import type { AcquirerFactRecorder, RecordedFact } from '../acquirer-facts/acquirer-fact.recorder';
 import { inquiryKey, scheduleChangesOf, type DueRow, type ScheduleChange } from './due-items';
 import type { JanitorSchedule } from './janitor-schedule';
 
-/** Events derived per read, and rows run per look: bounded work between two looks at the clock. */
+/** Rows run per look: bounded work between two looks at the clock. */
 const BATCH = 500;
 
 export interface JanitorLog {
@@ -14,7 +14,7 @@ export interface JanitorLog {
 }
 
 export interface JanitorDeps {
-  readonly events: Pick<EventStore, 'readAll'>;
+  readonly events: Pick<EventStore, 'subscribe' | 'headPosition'>;
   readonly schedule: JanitorSchedule;
   readonly later: AcquirerLater;
   readonly recorder: Pick<AcquirerFactRecorder, 'record'>;
@@ -22,16 +22,28 @@ export interface JanitorDeps {
   readonly now: () => Date;
   readonly inquiryScheduleMs: readonly number[];
   readonly log: JanitorLog;
+  /** How long a pass waits for the subscription to reach the head (default 2 s). */
+  readonly catchUpWaitMs?: number;
 }
 
 /**
- * One pass of the janitor: derive the schedule up to the last event, then run what is due on
- * the clock, earliest first: ask the acquirer about an UNKNOWN and record its answer, or record
- * what the acquirer told (a dispute, a chargeback). Every fact goes through the recorder, whose
- * decider records each inquiry attempt, dispute and chargeback once, so a pass cut short by a
- * crash, run again, or run by two nodes at once records nothing twice.
+ * The janitor's work: derive the schedule from the events, then run what is due on the clock,
+ * earliest first: ask the acquirer about an UNKNOWN and record its answer, or record what the
+ * acquirer told (a dispute, a chargeback). Every fact goes through the recorder, whose decider
+ * records each inquiry attempt, dispute and chargeback once, so a pass cut short by a crash, run
+ * again, or run by two nodes at once records nothing twice.
+ *
+ * The events arrive by subscription from the schedule's checkpoint: live, a commit's events are
+ * handed over without reading them back (~10 µs per event saved on the request thread), and
+ * their changes wait in memory until the next pass writes them with the checkpoint at once.
  */
 export class Janitor {
+  private subscription: Subscription | undefined;
+  private pending: ScheduleChange[] = [];
+  private derivedTo: GlobalPosition | undefined;
+  private derivedCount = 0;
+  private waiters: { readonly position: GlobalPosition; readonly done: () => void }[] = [];
+
   constructor(private readonly deps: JanitorDeps) {}
 
   async pass(): Promise<{ readonly derived: number; readonly ran: number }> {
@@ -39,23 +51,69 @@ export class Janitor {
     return { derived, ran: await this.runDue() };
   }
 
-  /** Derives the schedule from the events after its checkpoint; resolves to how many were read. */
+  /**
+   * Writes what was derived up to the store's head as this pass began (waiting a little for the
+   * subscription to get there); resolves to how many events that was since the last pass.
+   */
   async catchUp(): Promise<number> {
-    const { events, schedule, inquiryScheduleMs, later } = this.deps;
-    let read = 0;
-    for (;;) {
-      const batch = await events.readAll({
-        after: schedule.checkpoint(),
-        maxCount: BATCH,
-        streamPrefix: ORDER_STREAM_PREFIX,
-      });
-      if (batch.length === 0) return read;
-      const changes = batch.flatMap((event) =>
-        scheduleChangesOf(event, { inquiryScheduleMs, later }),
-      );
-      schedule.derived(changes, batch[batch.length - 1].position);
-      read += batch.length;
-    }
+    this.follow();
+    const head = await this.deps.events.headPosition();
+    if (head !== undefined) await this.reached(head);
+    const derived = this.derivedCount;
+    if (this.derivedTo !== undefined && derived > 0)
+      this.deps.schedule.derived(this.pending, this.derivedTo);
+    this.pending = [];
+    this.derivedCount = 0;
+    return derived;
+  }
+
+  async close(): Promise<void> {
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    await subscription?.close();
+  }
+
+  /** Opens the subscription if it is not open (at the first pass, or after it failed). */
+  private follow(): void {
+    if (this.subscription) return;
+    const after = this.derivedTo ?? this.deps.schedule.checkpoint();
+    const subscription = this.deps.events.subscribe(after === undefined ? {} : { after });
+    this.subscription = subscription;
+    const plan = { inquiryScheduleMs: this.deps.inquiryScheduleMs, later: this.deps.later };
+    void (async () => {
+      try {
+        for await (const event of subscription) {
+          for (const change of scheduleChangesOf(event, plan)) this.pending.push(change);
+          this.derivedTo = event.position;
+          this.derivedCount++;
+          this.wakeWaiters(event.position);
+        }
+      } catch (error) {
+        this.deps.log.warn({ err: (error as Error).message }, 'janitor: subscription failed');
+        // Opened again at the next pass, from the last event derived.
+        if (this.subscription === subscription) this.subscription = undefined;
+      }
+    })();
+  }
+
+  private reached(position: GlobalPosition): Promise<void> {
+    if (this.derivedTo !== undefined && this.derivedTo >= position) return Promise.resolve();
+    return new Promise((done) => {
+      const waiter = { position, done };
+      this.waiters.push(waiter);
+      // A subscription still far behind (a long backlog) does not hold the due rows up.
+      setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        done();
+      }, this.deps.catchUpWaitMs ?? 2000).unref();
+    });
+  }
+
+  private wakeWaiters(position: GlobalPosition): void {
+    if (this.waiters.length === 0) return;
+    const woken = this.waiters.filter((w) => w.position <= position);
+    this.waiters = this.waiters.filter((w) => w.position > position);
+    for (const waiter of woken) waiter.done();
   }
 
   /** Runs the rows due now; a row whose fact could not be recorded stays for the next pass. */

@@ -10,6 +10,7 @@ function heldJanitor() {
   return {
     passes: () => finishers.length,
     finish: () => finishers.shift()?.(),
+    close: async () => undefined,
     pass: () =>
       new Promise<{ derived: number; ran: number }>((done) =>
         finishers.push(() => done({ derived: 0, ran: 0 })),

@@ -24,6 +24,12 @@ const DAY = 86_400 * SECOND;
 const SCHEDULE = [30 * SECOND, 300 * SECOND, 3600 * SECOND, DAY];
 const quiet = { info: () => undefined, warn: () => undefined };
 
+const nodes: Node[] = [];
+afterEach(async () => {
+  await Promise.all(nodes.map((node) => node.janitor.close()));
+  nodes.length = 0;
+});
+
 /** A node's janitor: its own schedule file, its own recorder, the one store; time set by the test. */
 class Node {
   time = Date.parse(T0);
@@ -53,6 +59,7 @@ class Node {
       inquiryScheduleMs: SCHEDULE,
       log: quiet,
     });
+    nodes.push(this);
   }
 
   passAt(afterMs: number) {
