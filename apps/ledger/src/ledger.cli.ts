@@ -5,6 +5,7 @@ import { exportTransactions } from './commands/export.command';
 import { history } from './commands/history.command';
 import { availableParallelism } from 'node:os';
 import { replay } from './commands/replay.command';
+import { unknownOutcomes } from './commands/unknown.command';
 import { verify } from './commands/verify.command';
 import { parseArgs, UsageError } from './ledger-args';
 import {
@@ -24,6 +25,8 @@ const USAGE = `usage: ledger <command> [--data-dir DIR]   (default: GATEWAY_DATA
                                                       every transaction recorded in [T1, T2)
   replay [--out FILE] [--threads N]                   rebuild the read model (in N threads, default
                                                       the cores, at most 4), compare with the live one
+  unknown [--merchant M]                              money whose outcome is still UNKNOWN, per
+                                                      currency (folded from the log)
   verify [--anchor POSITION:HASH]                     check the tamper-evidence hash chain
                                                       (--anchor: embedded store only)
 exit status: 0 fine, 1 not found / differences / tampered, 2 usage`;
@@ -34,6 +37,7 @@ const OPTIONS: Record<string, readonly string[]> = {
   export: ['merchant', 'from', 'to', 'format', 'out'],
   replay: ['out', 'threads'],
   verify: ['anchor'],
+  unknown: ['merchant'],
 };
 
 /** Runs one command against the data directory's stores, opened read-only. */
@@ -76,6 +80,8 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
             : [log, 1];
         return await replay(reader, { dataDir, out: options.get('out'), threads }, io);
       }
+      case 'unknown':
+        return await unknownOutcomes(log, options.get('merchant'), io);
       default:
         return await verify(audited, options.get('anchor'), io);
     }

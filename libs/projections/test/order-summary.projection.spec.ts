@@ -17,12 +17,14 @@ import {
 } from '../../domain/test/order.fixtures';
 import {
   decide,
+  decideAcquirerFact,
   evolve,
   initialState,
   rememberStateAfter,
   type DeciderCommand,
 } from '@gateway/domain';
 import { appendOrder } from './support/seeded-store';
+import { chargedBack, inquiry } from '../../domain/test/acquirer-facts.fixtures';
 
 /** Stored events of order o-1 of TESTM (the fixtures' ids), decided one command after another. */
 function storedEvents(commands: readonly DeciderCommand[]): StoredEvent[] {
@@ -62,6 +64,8 @@ describe('order summary projection: events → row', () => {
       totalCaptured: 60_000,
       totalRefunded: 10_000,
       totalChargeback: 0,
+      unknownTransactions: 0,
+      totalUnknown: 0,
       creationTime: '2026-11-22T10:00:00.000Z',
       lastUpdatedTime: '2026-11-22T10:09:00.000Z',
       transactionCount: 3,
@@ -95,6 +99,34 @@ describe('order summary projection: events → row', () => {
       totalAuthorized: 0,
       totalCaptured: 0,
       transactionCount: 2,
+    });
+  });
+
+  it('an UNKNOWN authorization counts as UNKNOWN money until its outcome is learnt', () => {
+    const unknown = { gatewayCode: 'UNKNOWN' as const, approvedAmount: 5_000, details: {} };
+    const events = storedEvents([
+      authorize({ transactionId: 't1', amount: 5_000, outcome: unknown }),
+    ]);
+    expect(summaryOf(events)).toMatchObject({ unknownTransactions: 1, totalUnknown: 5_000 });
+    const state = foldOrder(events.map(({ type, data }) => ({ type, data }) as OrderEvent));
+    const decision = decideAcquirerFact(inquiry(1, 'APPROVED'), state);
+    if (decision.kind !== 'record') throw new Error(decision.kind);
+    const learnt = decision.events.map((e, i) => ({ ...events[0], ...e, revision: 2 + i }));
+    expect(summaryOf([...events, ...learnt])).toMatchObject({
+      status: 'AUTHORIZED',
+      totalAuthorized: 5_000,
+      unknownTransactions: 0,
+      totalUnknown: 0,
+    });
+  });
+
+  it('a chargeback: CHARGEBACK_PROCESSED with its total', () => {
+    const events = storedEvents([pay({ transactionId: 'c1', amount: 7_000 })]);
+    const charged = { ...events[0], ...chargedBack(2_000), revision: 2 };
+    expect(summaryOf([...events, charged])).toMatchObject({
+      status: 'CHARGEBACK_PROCESSED',
+      totalCaptured: 7_000,
+      totalChargeback: 2_000,
     });
   });
 

@@ -17,6 +17,8 @@ const row = (
   totalCaptured: 0,
   totalRefunded: 0,
   totalChargeback: 0,
+  unknownTransactions: 0,
+  totalUnknown: 0,
   creationTime: `2026-11-22T10:00:0${orderId.slice(-1)}.000Z`,
   lastUpdatedTime: '2026-11-22T10:00:00.000Z',
   transactionCount: 1,
@@ -76,6 +78,31 @@ describe('SqliteOrderSummaryReadModel', () => {
     expect([...model.rows()]).toEqual([row('o1', 1), row('o2', 4, charged)]);
     model.close();
     expect(() => SqliteOrderSummaryReadModel.openReadOnly(file).close()).not.toThrow();
+  });
+
+  it('sums the money whose outcome is UNKNOWN per currency', () => {
+    const model = SqliteOrderSummaryReadModel.open(file);
+    const unknown = (count: number, amount: number, currency = 'USD') => ({
+      unknownTransactions: count,
+      totalUnknown: amount,
+      currency,
+    });
+    model.commit(
+      [
+        row('o1', 1, unknown(1, 10_777)),
+        row('o2', 1, unknown(2, 3_000)),
+        row('o3', 1, unknown(1, 500, 'EUR')),
+        row('o4', 1),
+      ],
+      undefined,
+      1n,
+    );
+    model.commit([row('o2', 2, unknown(1, 1_000))], 1n, 2n); // one of o2's outcomes learnt
+    expect(model.unknownByCurrency()).toEqual([
+      { currency: 'EUR', transactions: 1, amount: 500 },
+      { currency: 'USD', transactions: 2, amount: 11_777 },
+    ]);
+    model.close();
   });
 
   it('keeps the later revision of a row when an older one is written again', () => {

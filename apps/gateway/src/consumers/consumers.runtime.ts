@@ -20,7 +20,7 @@ import { OrderSummaryProjector, SqliteOrderSummaryReadModel } from '@gateway/pro
 import { SqliteDeliveryStore, WebhookDispatcher, WebhookMetrics } from '@gateway/webhooks';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
-import { observeProjection } from '../ops/gateway-metrics';
+import { observeProjection, observeUnknownOutcomes } from '../ops/gateway-metrics';
 import { PublicOrderEvents } from '../order-events/public-order-events';
 import { LeasedRelay } from '../relay/leased-relay';
 import { OrderEventRelay } from '../relay/order-event.relay';
@@ -154,6 +154,7 @@ export class ConsumersRuntime {
       onError: (error) => log.error({ err: error.message }, 'projection failed; retrying'),
     });
     observeProjection(this.registry, 'order_summary', () => projector.lag());
+    observeUnknownOutcomes(this.registry, () => readModel.unknownByCurrency());
     projector.start();
     this.projector = projector;
     this.parts.push({ stop: () => projector.stop() });

@@ -1,5 +1,5 @@
 import type { SqliteCommittedBatch, SqliteWriterStats } from '@gateway/event-store';
-import type { ProjectionLag } from '@gateway/projections';
+import type { ProjectionLag, UnknownInCurrency } from '@gateway/projections';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** A store that reports group-commit counters (the SQLite adapter); others simply report none. */
@@ -62,6 +62,34 @@ export function observeProjection(
     'Global position of the last event in the store',
     (l) => (l.head === undefined ? undefined : Number(l.head)),
   );
+}
+
+/**
+ * Money whose outcome is UNKNOWN, per currency (issue 18: finance watches it fall as the janitor
+ * learns outcomes), read from the order-summary read model when /metrics is scraped.
+ */
+export function observeUnknownOutcomes(registry: Registry, read: () => UnknownInCurrency[]): void {
+  const gauges = {
+    gateway_unknown_outcome_amount: [
+      'Amount of transactions whose outcome is UNKNOWN, in the currency (decimal)',
+      (u: UnknownInCurrency) => u.amount / 1000,
+    ],
+    gateway_unknown_outcome_transactions: [
+      'Transactions whose outcome is UNKNOWN, per currency',
+      (u: UnknownInCurrency) => u.transactions,
+    ],
+  } as const;
+  for (const [name, [help, value]] of Object.entries(gauges))
+    new Gauge({
+      name,
+      help,
+      labelNames: ['currency'] as const,
+      registers: [registry],
+      collect() {
+        this.reset(); // a currency whose last UNKNOWN outcome was learnt disappears
+        for (const unknown of read()) this.set({ currency: unknown.currency }, value(unknown));
+      },
+    });
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];

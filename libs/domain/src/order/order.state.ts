@@ -9,7 +9,9 @@ import type {
   TransactionRevision,
 } from './order.events';
 import { isApproved, type OrderStatus } from './order.types';
-import { TransactionLog, type StatusInputs } from './transaction-log';
+import { TransactionLog, type StatusInputs, type UnknownOutcomes } from './transaction-log';
+
+export type { UnknownOutcomes } from './transaction-log';
 
 export interface Totals {
   readonly authorized: Thousandths;
@@ -113,6 +115,7 @@ interface LogPosition {
   readonly log: TransactionLog;
   readonly size: number;
   readonly count: number;
+  readonly unknown: UnknownOutcomes;
 }
 const POSITIONS = new WeakMap<Order, LogPosition>();
 
@@ -142,6 +145,14 @@ export function findTransaction(
   return 'transactions' in state
     ? state.transactions.find((t) => t.id === transactionId)
     : undefined;
+}
+
+/** The order's transactions whose outcome is UNKNOWN, and their amount, without building the list. */
+export function unknownOutcomesOf(order: Order): UnknownOutcomes {
+  const position = POSITIONS.get(order);
+  if (position) return position.unknown;
+  const unknown = order.transactions.filter((t) => t.gatewayCode === 'UNKNOWN');
+  return { count: unknown.length, amount: unknown.reduce((sum, t) => sum + t.amount, 0) };
 }
 
 /** The number of the order's transactions, without building the list. */
@@ -222,7 +233,7 @@ function orderOf({ header, progress, log }: Folding): OrderState {
       return (transactions ??= log.transactionsAt(size));
     },
   };
-  POSITIONS.set(order, { header, log, size, count: log.count });
+  POSITIONS.set(order, { header, log, size, count: log.count, unknown: log.unknown() });
   return order;
 }
 

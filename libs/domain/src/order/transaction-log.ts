@@ -31,6 +31,8 @@ export class TransactionLog {
     payments: 0,
     pendingBrowser: 0,
     disputed: 0,
+    unknown: 0,
+    unknownAmount: 0,
   };
   /** The latest slot whose record carries a 3-D Secure authentication, -1 for none. */
   private lastAuthenticated = -1;
@@ -89,6 +91,11 @@ export class TransactionLog {
     if (slot !== undefined) this.write(slot, record);
   }
 
+  /** Transactions whose outcome is UNKNOWN (not learnt yet), and their amount. */
+  unknown(): UnknownOutcomes {
+    return { count: this.counts.unknown, amount: this.counts.unknownAmount };
+  }
+
   /** What the status rules read from the current records. */
   statusInputs(): StatusInputs {
     return {
@@ -141,6 +148,10 @@ export class TransactionLog {
     this.counts.payments += sign * flags.payments;
     this.counts.pendingBrowser += sign * flags.pendingBrowser;
     this.counts.disputed += sign * flags.disputed;
+    if (record.gatewayCode === 'UNKNOWN') {
+      this.counts.unknown += sign;
+      this.counts.unknownAmount += sign * record.amount;
+    }
   }
 
   /** A scan, but only when the latest authentication loses it (no decider does that). */
@@ -177,6 +188,11 @@ export class TransactionLog {
     for (let s = this.openLast; s > slot; s = this.openPrevious[s]) first = s;
     return first;
   }
+}
+
+export interface UnknownOutcomes {
+  readonly count: number;
+  readonly amount: number;
 }
 
 /** What the status rules read from all of the order's transactions. */

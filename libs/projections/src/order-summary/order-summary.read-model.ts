@@ -26,6 +26,13 @@ export interface OrderSummaryPage {
   readonly next?: OrderSummaryCursor;
 }
 
+/** Money whose outcome is UNKNOWN, in one currency, over every merchant. */
+export interface UnknownInCurrency {
+  readonly currency: string;
+  readonly transactions: number;
+  readonly amount: number;
+}
+
 /** The port of the order-summary read model. */
 export interface OrderSummaryReadModel {
   /** Position of the last event applied, or undefined before the first. */
@@ -40,6 +47,8 @@ export interface OrderSummaryReadModel {
     next: GlobalPosition,
   ): boolean;
   list(query: OrderSummaryQuery): OrderSummaryPage;
+  /** Money whose outcome is UNKNOWN, per currency (currencies with none left out). */
+  unknownByCurrency(): UnknownInCurrency[];
   /** Every row, ordered by merchant then order id. */
   rows(): IterableIterator<OrderSummary>;
   close(): void;

@@ -1,5 +1,6 @@
 import {
   transactionCountOf,
+  unknownOutcomesOf,
   type Order,
   type OrderStatus,
   type Thousandths,
@@ -16,6 +17,9 @@ export interface OrderSummary {
   readonly totalRefunded: Thousandths;
   /** What the acquirer took back (CHARGEBACK transactions). */
   readonly totalChargeback: Thousandths;
+  /** Transactions whose outcome is UNKNOWN (the acquirer has not told it yet), and their amount. */
+  readonly unknownTransactions: number;
+  readonly totalUnknown: Thousandths;
   readonly creationTime: string;
   readonly lastUpdatedTime: string;
   /** Every transaction recorded on the order, declined and pending ones included. */
@@ -32,6 +36,8 @@ export const ORDER_SUMMARY_FIELDS = [
   'totalCaptured',
   'totalRefunded',
   'totalChargeback',
+  'unknownTransactions',
+  'totalUnknown',
   'creationTime',
   'lastUpdatedTime',
   'transactionCount',
@@ -39,6 +45,7 @@ export const ORDER_SUMMARY_FIELDS = [
 ] as const satisfies readonly (keyof OrderSummary)[];
 
 export function summarize(order: Order, streamRevision: number): OrderSummary {
+  const unknown = unknownOutcomesOf(order);
   return {
     merchantId: order.merchantId,
     orderId: order.orderId,
@@ -48,6 +55,8 @@ export function summarize(order: Order, streamRevision: number): OrderSummary {
     totalCaptured: order.totals.captured,
     totalRefunded: order.totals.refunded,
     totalChargeback: order.totals.chargedBack ?? 0,
+    unknownTransactions: unknown.count,
+    totalUnknown: unknown.amount,
     creationTime: order.creationTime,
     lastUpdatedTime: order.lastUpdatedTime,
     transactionCount: transactionCountOf(order),

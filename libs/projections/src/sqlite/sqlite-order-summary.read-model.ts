@@ -9,12 +9,21 @@ import type {
   OrderSummaryPage,
   OrderSummaryQuery,
   OrderSummaryReadModel,
+  UnknownInCurrency,
 } from '../order-summary/order-summary.read-model';
 
-/** 2: total_chargeback (issue 18), added last so version 1 files migrate with one ALTER TABLE. */
+/**
+ * 2: total_chargeback, unknown_count, total_unknown (issue 18), added last so a version 1 file
+ * migrates in place (its orders predate chargebacks; UNKNOWN ones it had are not counted).
+ */
 const SCHEMA_VERSION = 2;
+const UNKNOWN_INDEX = `
+  CREATE INDEX order_summary_unknown ON order_summary (currency) WHERE unknown_count > 0;`;
 const MIGRATIONS: Readonly<Record<number, string>> = {
-  1: 'ALTER TABLE order_summary ADD COLUMN total_chargeback INTEGER NOT NULL DEFAULT 0;',
+  1: `ALTER TABLE order_summary ADD COLUMN total_chargeback INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE order_summary ADD COLUMN unknown_count INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE order_summary ADD COLUMN total_unknown INTEGER NOT NULL DEFAULT 0;
+    ${UNKNOWN_INDEX}`,
 };
 const TABLES = `
   CREATE TABLE order_summary (
@@ -30,13 +39,16 @@ const TABLES = `
     transaction_count INTEGER NOT NULL,
     stream_revision   INTEGER NOT NULL,
     total_chargeback  INTEGER NOT NULL,
+    unknown_count     INTEGER NOT NULL,
+    total_unknown     INTEGER NOT NULL,
     PRIMARY KEY (merchant_id, order_id)
   ) STRICT, WITHOUT ROWID;
   -- Positions as decimal text: KurrentDB commit positions exceed SQLite's 64-bit integers' safe use in JS.
   CREATE TABLE checkpoint (projection TEXT PRIMARY KEY, position TEXT NOT NULL) STRICT;`;
 const INDEXES = `
   CREATE INDEX order_summary_listing ON order_summary (merchant_id, creation_time, order_id);
-  CREATE INDEX order_summary_by_status ON order_summary (merchant_id, status, creation_time, order_id);`;
+  CREATE INDEX order_summary_by_status ON order_summary (merchant_id, status, creation_time, order_id);
+  ${UNKNOWN_INDEX}`;
 
 const PROJECTION = 'order_summary';
 
@@ -53,6 +65,8 @@ interface Row {
   transaction_count: number;
   stream_revision: number;
   total_chargeback: number;
+  unknown_count: number;
+  total_unknown: number;
 }
 
 /**
@@ -200,6 +214,10 @@ export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
     return { rows: page, next: { creationTime: last.creationTime, orderId: last.orderId } };
   }
 
+  unknownByCurrency(): UnknownInCurrency[] {
+    return this.statements.unknown.all() as UnknownInCurrency[];
+  }
+
   *rows(): IterableIterator<OrderSummary> {
     for (const row of this.statements.all.iterate() as IterableIterator<Row>) yield fromRow(row);
   }
@@ -233,13 +251,14 @@ function prepare(db: Database.Database) {
     // Only a later revision replaces a row: re-applying an event is a no-op. Positional
     // parameters in COLUMN order bind faster than named ones (a rebuild writes every order).
     upsert: db.prepare(
-      `INSERT INTO order_summary VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO order_summary VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (merchant_id, order_id) DO UPDATE SET
          status = excluded.status, currency = excluded.currency,
          total_authorized = excluded.total_authorized, total_captured = excluded.total_captured,
          total_refunded = excluded.total_refunded, creation_time = excluded.creation_time,
          last_updated_time = excluded.last_updated_time, transaction_count = excluded.transaction_count,
-         stream_revision = excluded.stream_revision, total_chargeback = excluded.total_chargeback
+         stream_revision = excluded.stream_revision, total_chargeback = excluded.total_chargeback,
+         unknown_count = excluded.unknown_count, total_unknown = excluded.total_unknown
        WHERE excluded.stream_revision > order_summary.stream_revision`,
     ),
     list: db.prepare(
@@ -253,6 +272,11 @@ function prepare(db: Database.Database) {
        LIMIT @limit`,
     ),
     all: db.prepare('SELECT * FROM order_summary ORDER BY merchant_id, order_id'),
+    // The partial index holds only orders with an UNKNOWN transaction: a scrape reads just those.
+    unknown: db.prepare(
+      `SELECT currency, SUM(unknown_count) AS transactions, SUM(total_unknown) AS amount
+       FROM order_summary WHERE unknown_count > 0 GROUP BY currency ORDER BY currency`,
+    ),
   };
 }
 
@@ -271,6 +295,8 @@ function columnsOf(summary: OrderSummary): (string | number)[] {
     summary.transactionCount,
     summary.streamRevision,
     summary.totalChargeback,
+    summary.unknownTransactions,
+    summary.totalUnknown,
   ];
 }
 
@@ -288,5 +314,7 @@ function fromRow(row: Row): OrderSummary {
     transactionCount: row.transaction_count,
     streamRevision: row.stream_revision,
     totalChargeback: row.total_chargeback,
+    unknownTransactions: row.unknown_count,
+    totalUnknown: row.total_unknown,
   };
 }

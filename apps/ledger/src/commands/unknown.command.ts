@@ -1,0 +1,67 @@
+import {
+  formatAmount,
+  merchantStreamPrefix,
+  ORDER_STREAM_PREFIX,
+  type GatewayCode,
+} from '@gateway/domain';
+import type { EventReader, StoredEvent } from '@gateway/event-store';
+import { writeLine, type LedgerOutput } from '../ledger-context';
+
+const BATCH = 2000;
+
+type Fields = Partial<{
+  id: string;
+  transactionId: string;
+  amount: number;
+  currency: string;
+  gatewayCode: GatewayCode;
+}>;
+
+interface Unknown {
+  readonly currency: string;
+  readonly amount: number;
+}
+
+/**
+ * `unknown [--merchant M]`: how much money is in UNKNOWN per currency, folded from the event log
+ * (not the read model), so finance gets the ledger's own figure: every transaction recorded
+ * UNKNOWN whose outcome no TransactionOutcomeLearned has recorded yet.
+ */
+export async function unknownOutcomes(
+  log: EventReader,
+  merchant: string | undefined,
+  io: LedgerOutput,
+): Promise<number> {
+  const streamPrefix =
+    merchant === undefined ? ORDER_STREAM_PREFIX : merchantStreamPrefix(merchant);
+  const open = new Map<string, Unknown>();
+  let after: bigint | undefined;
+  for (;;) {
+    const events = await log.readAll({ after, maxCount: BATCH, streamPrefix });
+    if (events.length === 0) break;
+    after = events[events.length - 1].position;
+    for (const event of events) track(open, event);
+  }
+  const byCurrency = new Map<string, { transactions: number; amount: number }>();
+  for (const { currency, amount } of open.values()) {
+    const sum = byCurrency.get(currency) ?? { transactions: 0, amount: 0 };
+    byCurrency.set(currency, { transactions: sum.transactions + 1, amount: sum.amount + amount });
+  }
+  await writeLine(io.out, 'currency  transactions  amount');
+  for (const [currency, sum] of [...byCurrency].sort(([a], [b]) => a.localeCompare(b)))
+    await writeLine(
+      io.out,
+      `${currency.padEnd(8)}  ${String(sum.transactions).padStart(12)}  ${formatAmount(sum.amount)}`,
+    );
+  return 0;
+}
+
+/** A transaction recorded UNKNOWN opens; a later event giving it another code closes it. */
+function track(open: Map<string, Unknown>, event: StoredEvent): void {
+  const data = (event.data ?? {}) as Fields;
+  if (data.gatewayCode === undefined) return;
+  const key = `${event.streamId}/${data.id ?? data.transactionId}`;
+  if (data.gatewayCode !== 'UNKNOWN') open.delete(key);
+  else if (data.id !== undefined && data.currency !== undefined)
+    open.set(key, { currency: data.currency, amount: data.amount ?? 0 });
+}
