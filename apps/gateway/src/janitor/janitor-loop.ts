@@ -11,8 +11,12 @@ export interface JanitorLease {
 /**
  * Runs the janitor's passes on the clock: every tickMs, and at once when a manual clock moves
  * (so a test that advances a day sees its inquiries run without waiting for a tick). Passes never
- * overlap: a tick during one asks for another after it. On a cluster only the lease's holder
- * runs them; the decider's idempotency covers the moment two nodes both think they hold it.
+ * overlap: a tick during one asks for another after it.
+ *
+ * On a cluster every node derives the schedule, and only the lease's holder runs what is due. A
+ * node takes the lease only when something is due, and hands it back when nothing is: a cluster
+ * with nothing to do writes no lease events. The decider's idempotency covers the moment two
+ * nodes both think they hold it.
  */
 export class JanitorLoop {
   private timer: NodeJS.Timeout | undefined;
@@ -24,7 +28,7 @@ export class JanitorLoop {
   private stopped = false;
 
   constructor(
-    private readonly janitor: Pick<Janitor, 'pass' | 'close'>,
+    private readonly janitor: Pick<Janitor, 'pass' | 'hasDue' | 'close'>,
     private readonly clock: Pick<GatewayClock, 'onAdvance'>,
     private readonly tickMs: number,
     private readonly log: JanitorLog,
@@ -35,9 +39,10 @@ export class JanitorLoop {
     this.timer = setInterval(() => this.kick(), this.tickMs).unref();
     this.unsubscribe = this.clock.onAdvance(() => this.kick());
     if (this.cluster) {
-      const { stepMs } = this.cluster;
-      this.leaseTimer = setInterval(() => void this.stepLease(), stepMs).unref();
-      void this.stepLease();
+      const { lease, stepMs } = this.cluster;
+      // The holder renews; a standby steps only when it has something to run (leading).
+      const renew = () => void (lease.status().role === 'leader' && this.stepLease());
+      this.leaseTimer = setInterval(renew, stepMs).unref();
     }
     this.kick();
   }
@@ -78,14 +83,22 @@ export class JanitorLoop {
   private async loop(): Promise<void> {
     do {
       this.again = false;
-      if (this.cluster && this.cluster.lease.status().role !== 'leader') return;
       try {
-        const { derived, ran } = await this.janitor.pass();
+        const { derived, ran } = await this.janitor.pass(() => this.leading());
         if (ran > 0) this.log.info({ derived, ran }, 'janitor pass');
+        const lease = this.cluster?.lease;
+        if (lease?.status().role === 'leader' && !this.janitor.hasDue()) await lease.release();
       } catch (error) {
         this.log.warn({ err: (error as Error).message }, 'janitor pass failed; retried next tick');
       }
     } while (this.again && !this.stopped);
+  }
+
+  /** Without a cluster, always; on one, once this node holds the lease (taking it if free). */
+  private async leading(): Promise<boolean> {
+    if (!this.cluster) return true;
+    if (this.cluster.lease.status().role !== 'leader') await this.stepLease();
+    return this.cluster.lease.status().role === 'leader';
   }
 
   private stepLease(): Promise<unknown> {

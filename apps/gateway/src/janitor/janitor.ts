@@ -46,9 +46,18 @@ export class Janitor {
 
   constructor(private readonly deps: JanitorDeps) {}
 
-  async pass(): Promise<{ readonly derived: number; readonly ran: number }> {
+  /** Derives, then runs what is due if `mayRun` (asked only when something is due) lets it. */
+  async pass(
+    mayRun: () => Promise<boolean> = async () => true,
+  ): Promise<{ readonly derived: number; readonly ran: number }> {
     const derived = await this.catchUp();
+    if (!this.hasDue() || !(await mayRun())) return { derived, ran: 0 };
     return { derived, ran: await this.runDue() };
+  }
+
+  /** Whether a row of the schedule is due now. */
+  hasDue(): boolean {
+    return this.deps.schedule.due(this.deps.now().getTime(), 1).length > 0;
   }
 
   /**

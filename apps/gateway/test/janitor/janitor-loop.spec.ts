@@ -10,6 +10,7 @@ function heldJanitor() {
   return {
     passes: () => finishers.length,
     finish: () => finishers.shift()?.(),
+    hasDue: () => false,
     close: async () => undefined,
     pass: () =>
       new Promise<{ derived: number; ran: number }>((done) =>
@@ -44,25 +45,49 @@ describe('JanitorLoop', () => {
     expect(janitor.passes()).toBe(0);
   });
 
-  it('on a cluster, passes only while this node holds the lease, and releases it on stop', async () => {
+  it('on a cluster, takes the lease only when something is due, and hands it back when nothing is', async () => {
+    const log: string[] = [];
     let role: LeaseStatus['role'] = 'standby';
-    const released: number[] = [];
+    let free = false;
     const lease: Lease = {
-      step: async () => ({ role, term: 1 }),
-      release: async () => void released.push(1),
+      step: async () => {
+        log.push('step');
+        if (free) role = 'leader';
+        return { role, term: 1 };
+      },
+      release: async () => {
+        log.push('release');
+        role = 'standby';
+      },
       status: () => ({ role, term: 1 }),
     };
+    let due = false;
+    const janitor = {
+      pass: async (mayRun: () => Promise<boolean>) => {
+        const ran = due && (await mayRun()) ? 1 : 0;
+        if (ran) log.push('ran');
+        return { derived: 0, ran };
+      },
+      hasDue: () => due,
+      close: async () => undefined,
+    };
     const clock = new GatewayClock('manual');
-    const janitor = heldJanitor();
     const loop = new JanitorLoop(janitor, clock, 60_000, quiet, { lease, stepMs: 60_000 });
     loop.start();
     await loop.idle();
-    expect(janitor.passes()).toBe(0);
-    role = 'leader';
+    expect(log).toEqual([]); // nothing due: the lease is left alone
+    due = true;
     clock.advance(1000);
-    expect(janitor.passes()).toBe(1);
-    janitor.finish();
+    await loop.idle();
+    expect(log).toEqual(['step']); // another holds it: this node runs nothing
+    free = true;
+    clock.advance(1000);
+    await loop.idle();
+    expect(log).toEqual(['step', 'step', 'ran']);
+    due = false;
+    clock.advance(1000);
+    await loop.idle();
+    expect(log).toEqual(['step', 'step', 'ran', 'release']);
     await loop.stop();
-    expect(released).toEqual([1]);
   });
 });
