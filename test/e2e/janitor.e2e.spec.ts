@@ -8,6 +8,7 @@ import {
   startGateway,
   type RunningGateway,
 } from '../support/gateway-process';
+import { startGatewayCluster, type GatewayCluster } from '../support/gateway-cluster';
 import {
   eventually,
   receiverPath,
@@ -149,6 +150,39 @@ describe('the janitor over HTTP', () => {
   });
 });
 
+describe('an acquirer that never learns the outcome', () => {
+  it('the last inquiry, a day after, declines and reverses the authorization', async () => {
+    const gateway = await startGateway(undefined, { ...MANUAL, GATEWAY_SIM_OUTCOME_AFTER: '2d' });
+    try {
+      const api = merchantClient(gateway);
+      const put = await api.put(
+        '/order/never-1/transaction/auth-1',
+        authorizeBody('10.00', UNKNOWN_EXPIRY),
+      );
+      expect(put.status).toBe(201);
+      await advance(gateway, '1h');
+      await new Promise((done) => setTimeout(done, 300)); // a few ticks: three inquiries ran
+      expect((await api.get('/order/never-1')).body.transaction[0].response.gatewayCode).toBe(
+        'UNKNOWN',
+      );
+      await advance(gateway, '1d');
+      const order = await eventually(async () => {
+        const body = (await api.get('/order/never-1')).body;
+        return body.transaction[0].response.gatewayCode !== 'UNKNOWN' && body;
+      });
+      expect(order).toMatchObject({ totalAuthorizedAmount: 0 });
+      expect(order.transaction[0]).toMatchObject({
+        result: 'FAILURE',
+        response: { gatewayCode: 'DECLINED' },
+      });
+    } finally {
+      await gateway.stop();
+    }
+    expect(streamsOf(gateway.dataDir, 'AcquirerInquired')).toHaveLength(4);
+    expect(streamsOf(gateway.dataDir, 'AuthorizationReversed')).toHaveLength(1);
+  });
+});
+
 describe('the operator clock of a gateway on the system clock', () => {
   it('does not move, and asks for the operator token when one is set', async () => {
     const gateway = await startGateway(undefined, { GATEWAY_OPERATOR_TOKEN: 'op-token-1234' });
@@ -220,5 +254,40 @@ describe('kill -9 during the janitor', () => {
     expect(inquired).toHaveLength(orders.length);
     expect(new Set(inquired).size).toBe(orders.length);
     expect(streamsOf(dataDir, 'TransactionOutcomeLearned')).toHaveLength(orders.length);
+  });
+});
+
+describe('the janitor on a cluster (two nodes on the KurrentDB stand-in)', () => {
+  let cluster: GatewayCluster;
+  beforeAll(async () => {
+    cluster = await startGatewayCluster(2, { ...MANUAL, GATEWAY_RELAY_LEASE: '3' });
+  });
+  afterAll(() => cluster?.stop());
+
+  it('one node runs what is due (the lease), and each inquiry is recorded once', async () => {
+    const orders = Array.from({ length: 20 }, (_, i) => `cluster-jan-${Date.now()}-${i}`);
+    for (const orderId of orders) {
+      const put = await cluster.api.put(
+        `/order/${orderId}/transaction/auth-1`,
+        authorizeBody('10.00', UNKNOWN_EXPIRY),
+      );
+      expect(put.status).toBe(201);
+    }
+    const before = cluster.standin.log.length;
+    // Each node has its own clock: both move, both see the inquiries due.
+    await Promise.all(cluster.nodes.map((node) => advance(node, '30s')));
+    for (const orderId of orders)
+      await eventually(
+        async () =>
+          (await cluster.api.get(`/order/${orderId}/transaction/auth-1`)).body.response
+            .gatewayCode === 'APPROVED',
+      );
+    const written = Array.from({ length: cluster.standin.log.length - before }, (_, i) =>
+      cluster.standin.log.at(before + i)!,
+    );
+    const inquired = written.filter((event) => event.type === 'AcquirerInquired');
+    expect(inquired).toHaveLength(orders.length);
+    expect(new Set(inquired.map((event) => event.streamId)).size).toBe(orders.length);
+    expect(written.some((event) => event.streamId.startsWith('janitor-lease-'))).toBe(true);
   });
 });
