@@ -227,8 +227,9 @@ function flagsOf(t: TransactionState): Flags {
 
 /** What the acquirer's open disputes on a capture or payment hold of it. */
 export function openDisputeAmount(t: TransactionState): number {
+  if (t.disputes === undefined) return 0; // nearly always: no array to allocate on the fold's path
   let held = 0;
-  for (const d of t.disputes ?? []) if (d.chargebackTransactionId === undefined) held += d.amount;
+  for (const d of t.disputes) if (d.chargebackTransactionId === undefined) held += d.amount;
   return held;
 }
 
