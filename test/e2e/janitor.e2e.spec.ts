@@ -165,6 +165,9 @@ describe('an acquirer that never learns the outcome', () => {
       expect((await api.get('/order/never-1')).body.transaction[0].response.gatewayCode).toBe(
         'UNKNOWN',
       );
+      const metrics = await (await fetch(`${gateway.baseUrl}/metrics`)).text();
+      expect(metrics).toMatch(/^gateway_janitor_scheduled\{state="waiting"\} 1$/m); // the last
+      expect(metrics).toMatch(/^gateway_janitor_scheduled\{state="due"\} 0$/m);
       await advance(gateway, '1d');
       const order = await eventually(async () => {
         const body = (await api.get('/order/never-1')).body;

@@ -42,7 +42,7 @@ export class JanitorSchedule {
       due: prepare(
         'SELECT key, subject, due_at AS dueAt, item FROM janitor_due WHERE due_at <= ? ORDER BY due_at, key LIMIT ?',
       ),
-      count: prepare('SELECT count(*) FROM janitor_due').pluck(),
+      count: prepare('SELECT count(*) FROM janitor_due WHERE due_at <= ?').pluck(),
     };
   }
 
@@ -77,9 +77,9 @@ export class JanitorSchedule {
     return rows.map((row) => ({ ...row, item: JSON.parse(row.item) as DueItem }));
   }
 
-  /** Rows waiting, due or not. */
-  size(): number {
-    return this.statements.count.get() as number;
+  /** Rows waiting: all of them, or those due by `dueBy` (epoch ms). */
+  size(dueBy = Number.MAX_SAFE_INTEGER): number {
+    return this.statements.count.get(dueBy) as number;
   }
 
   close(): void {

@@ -19,6 +19,8 @@ import { EVENT_STORE, LOGGER } from '../tokens';
 import { Janitor } from './janitor';
 import { JanitorLoop } from './janitor-loop';
 import { JanitorSchedule } from './janitor-schedule';
+import { observeJanitor } from './janitor.metrics';
+import { GatewayMetrics } from '../ops/gateway-metrics';
 
 /** Starts the janitor with the application; stops it before the stores close. */
 @Injectable()
@@ -49,7 +51,12 @@ export function janitorProviders(config: GatewayConfig): Provider[] {
   return [
     {
       provide: JanitorSchedule,
-      useFactory: () => openingDatabaseFile(filename, () => new JanitorSchedule(filename)),
+      useFactory: async (metrics: GatewayMetrics, clock: GatewayClock) => {
+        const schedule = await openingDatabaseFile(filename, () => new JanitorSchedule(filename));
+        observeJanitor(metrics.registry, schedule, () => clock.now());
+        return schedule;
+      },
+      inject: [GatewayMetrics, GatewayClock],
     },
     {
       provide: JanitorLoop,
