@@ -306,6 +306,15 @@ describe('merchant operations after the acquirer’s facts', () => {
       .when(authorize({ transactionId: 'a2', amount: 1_000 }))
       .thenRejects('apiOperation'));
 
+  it('no new payment while an outcome is UNKNOWN (both could hold funds); once declined, one may follow', () => {
+    given(unknownOrder)
+      .when(authorize({ transactionId: 'a2', amount: 1_000 }))
+      .thenRejects('apiOperation');
+    given([...unknownOrder, inquired(1, 'DECLINED'), learned(1, 'DECLINED')])
+      .when(authorize({ transactionId: 'a2', amount: 1_000 }))
+      .then([authorized('a2', 1_000)]);
+  });
+
   it('capturing the rest of a disputed order leaves it DISPUTED', () => {
     const partly = [
       created(),

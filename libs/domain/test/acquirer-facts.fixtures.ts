@@ -108,6 +108,19 @@ export const settled = (
   data: { batch, settlementDate: '2026-11-22', time: at(59), transactions },
 });
 
+/** An order after `created` that meets every fact: an UNKNOWN outcome learnt, a dispute, a chargeback, a settlement. */
+export const acquirerFactsHistory = (created: OrderEvent): OrderEvent[] => [
+  created,
+  unknownAuthorization('t1', 10_000),
+  inquired(1, 'UNKNOWN'),
+  inquired(2, 'APPROVED'),
+  learned(2, 'APPROVED'),
+  { type: 'CaptureProcessed', data: recorded('CAPTURE', 'c1', 10_000) },
+  disputeOpened(4_000),
+  chargedBack(4_000, 'cb-d1', 'd1'),
+  settled([{ transactionId: 'c1', settledAmount: 10_000, fee: 250 }]),
+];
+
 /**
  * Data-only specs for the acquirer's facts:
  *   givenOrder([created, captured]).when(dispute(500)).thenRecords([disputeOpened(500)])

@@ -247,6 +247,8 @@ interface ModelTx {
   /** For refunds: what it took from each capture or payment (the domain spreads an unnamed one). */
   parts?: readonly { readonly id: string; readonly amount: number }[];
   readonly standalone: boolean;
+  /** Its outcome is UNKNOWN: the acquirer may still approve it. */
+  readonly unknown?: boolean;
 }
 
 class Model {
@@ -407,7 +409,9 @@ function resolve(
       const status = model.exists ? model.status : undefined;
       const expect: Resolved['expect'] =
         duplicateOrCurrency(step.currency) ??
-        (status === undefined || status === 'FAILED' || status === 'VERIFIED'
+        // Decided for issue 18: not while a transaction's outcome is UNKNOWN.
+        ((status === undefined || status === 'FAILED' || status === 'VERIFIED') &&
+        !model.txs.some((t) => t.unknown)
           ? { accept: true }
           : { accept: false, field: 'apiOperation' });
       const kind: ModelKind =
@@ -428,6 +432,7 @@ function resolve(
           amount: step.op === 'VERIFY' ? 0 : partial ? approvedAmount : asked,
           approved: APPROVED_CODES.has(code),
           standalone: false,
+          unknown: code === 'UNKNOWN',
         },
       };
     }
@@ -449,7 +454,14 @@ function resolve(
           outcome: outcome(step.code, amount),
         },
         expect,
-        modelTx: { id: transactionId, kind: 'CAPTURE', amount, approved, standalone: false },
+        modelTx: {
+          id: transactionId,
+          kind: 'CAPTURE',
+          amount,
+          approved,
+          standalone: false,
+          unknown: step.code === 'UNKNOWN',
+        },
       };
     }
     case 'REFUND': {
@@ -497,7 +509,14 @@ function resolve(
           outcome: outcome(step.code, amount),
         },
         expect,
-        modelTx: { id: transactionId, kind: 'REFUND', amount, approved, standalone: !model.exists },
+        modelTx: {
+          id: transactionId,
+          kind: 'REFUND',
+          amount,
+          approved,
+          standalone: !model.exists,
+          unknown: step.code === 'UNKNOWN',
+        },
       };
     }
     case 'VOID': {
@@ -537,6 +556,7 @@ function resolve(
           approved,
           standalone: false,
           target,
+          unknown: step.code === 'UNKNOWN',
         },
         voidTarget: target,
       };

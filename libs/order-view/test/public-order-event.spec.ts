@@ -30,14 +30,7 @@ import {
   refunded,
   voided,
 } from '../../domain/test/order.fixtures';
-import {
-  chargedBack,
-  disputeOpened,
-  inquired,
-  learned,
-  settled,
-  unknownAuthorization,
-} from '../../domain/test/acquirer-facts.fixtures';
+import { acquirerFactsHistory } from '../../domain/test/acquirer-facts.fixtures';
 import { checkAsyncApi, type CheckedAsyncApi } from '../../../test/support/asyncapi';
 import {
   buildOrderEventsAsyncApi,
@@ -90,17 +83,7 @@ function decided(commands: readonly Parameters<typeof decide>[0][]): OrderEvent[
 }
 
 /** What the acquirer tells later: an UNKNOWN outcome learnt, a dispute, a chargeback, a settlement. */
-const ACQUIRER_FACTS: OrderEvent[] = [
-  created(),
-  unknownAuthorization('t1', 10_000),
-  inquired(1, 'UNKNOWN'),
-  inquired(2, 'APPROVED'),
-  learned(2, 'APPROVED'),
-  captured('c1', 10_000),
-  disputeOpened(4_000),
-  chargedBack(4_000, 'cb-d1', 'd1'),
-  settled([{ transactionId: 'c1', settledAmount: 10_000, fee: 250 }]),
-];
+const ACQUIRER_FACTS = acquirerFactsHistory(created());
 
 /** Orders that between them hold every event type. */
 const HISTORIES: readonly OrderEvent[][] = [

@@ -2,17 +2,24 @@ import { toDecimal, type Thousandths } from '../../money';
 import type { OrderRequest } from '../order.commands';
 import { OrderRejection } from '../order.rejection';
 import { acceptsNewPayment } from '../order.rules';
-import type { OrderState } from '../order.state';
+import { unknownOutcomesOf, type OrderState } from '../order.state';
 
 /** AUTHORIZE, PAY, VERIFY and the initiations need an order that takes a new payment. */
 export function openOrderRejection(
   request: OrderRequest,
   state: OrderState,
 ): OrderRejection | undefined {
-  return state.kind === 'Order' && !acceptsNewPayment(state)
+  if (state.kind !== 'Order') return undefined;
+  if (!acceptsNewPayment(state))
+    return new OrderRejection(
+      'apiOperation',
+      `Order '${request.orderId}' already has status ${state.status}; use a new order id`,
+    );
+  // Decided here: the acquirer may still approve it (issue 18), and then both would hold funds.
+  return unknownOutcomesOf(state).count > 0
     ? new OrderRejection(
         'apiOperation',
-        `Order '${request.orderId}' already has status ${state.status}; use a new order id`,
+        `Order '${request.orderId}' has a transaction whose outcome is UNKNOWN; use a new order id`,
       )
     : undefined;
 }
