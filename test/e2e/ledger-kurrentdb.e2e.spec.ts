@@ -108,7 +108,16 @@ describe('ledger CLI (finance) against a gateway on the KurrentDB protocol stand
     expect(clean.code).toBe(0);
     // The flags select the store as well as the environment does.
     const byFlags = await runLedgerCli(
-      ['verify', '--event-store', 'kurrentdb', '--kurrentdb', standin.connectionString],
+      [
+        'verify',
+        '--event-store',
+        'kurrentdb',
+        '--kurrentdb',
+        standin.connectionString,
+        // No data directory given: the postings store named, not ./data's.
+        '--ledger-db',
+        join(gateway.dataDir, 'ledger.db'),
+      ],
       { GATEWAY_EVENT_STORE: '', KURRENTDB_CONNECTION_STRING: '' },
     );
     expect(byFlags.stdout).toBe(clean.stdout);

@@ -126,4 +126,17 @@ describe('catch-up from the event log', () => {
     });
     expect(store.firstUnbalanced('9999-12-31T00:00:00.000Z')).toBeUndefined();
   });
+
+  it('starts over on another log: its first order event is not the one the entries came from', async () => {
+    const first = new InMemoryEventStore();
+    await append(first, [created, authorize('a1', 100_000), capture('c1', 60_000)]);
+    await catchUp(first, store);
+    const other = new InMemoryEventStore();
+    await append(other, [created, authorize('a1', 5_000)]);
+    expect(await catchUp(other, store)).toBe(2);
+    expect(store.balances().map((b) => [b.account, b.balance])).toEqual([
+      [holdsPending, -5_000],
+      [payerHolds, 5_000],
+    ]);
+  });
 });

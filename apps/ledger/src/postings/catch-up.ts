@@ -30,6 +30,7 @@ export async function catchUp(
   onProgress: CatchUpProgress = () => undefined,
 ): Promise<number> {
   const head = await log.headPosition();
+  await sameLog(log, store, head);
   const postings = new PostingsOf(log);
   let posted = 0;
   for (;;) {
@@ -46,6 +47,23 @@ export async function catchUp(
     if (store.append(entries, from, upTo)) posted += events.length;
     onProgress(posted, head ? Number(upTo) / Number(head) : 1);
   }
+}
+
+/**
+ * A ledger.db made from another log (another data directory's, a cluster's, a log started over
+ * with positions of its own) is no use: it is started over when its origin, the first order
+ * event's id, is not this log's, or its checkpoint lies past this log's head.
+ */
+async function sameLog(
+  log: EventReader,
+  store: PostingsStore,
+  head: bigint | undefined,
+): Promise<void> {
+  const [first] = await log.readAll({ maxCount: 1, streamPrefix: ORDER_STREAM_PREFIX });
+  const origin = first?.eventId ?? '';
+  const checkpoint = store.checkpoint();
+  const pastHead = checkpoint !== undefined && (head === undefined || checkpoint > head);
+  if (store.origin() !== origin || pastHead) store.startOver(origin);
 }
 
 /**

@@ -108,6 +108,23 @@ export class PostingsStore {
     return new PostingsStore(db);
   }
 
+  /** The log the entries were made from: the id of its first order event ('' for an empty log). */
+  origin(): string | undefined {
+    return this.db.prepare(`SELECT value FROM meta WHERE key = 'origin'`).pluck().get() as
+      string | undefined;
+  }
+
+  /** Forgets every entry, to post another log's (or a log started over) from its beginning. */
+  startOver(origin: string): void {
+    this.db
+      .transaction(() => {
+        this.db.exec(`DELETE FROM entries; DELETE FROM lines; DELETE FROM daily;
+                    DELETE FROM meta WHERE key != 'rules'`);
+        this.db.prepare(`INSERT INTO meta VALUES ('origin', ?)`).run(origin);
+      })
+      .immediate();
+  }
+
   /** The position of the last event posted; undefined before the first. */
   checkpoint(): bigint | undefined {
     const value = this.db
