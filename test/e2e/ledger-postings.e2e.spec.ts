@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   authorizeBody,
+  makeDataDir,
   merchantClient,
   startGateway,
   type RunningGateway,
@@ -11,6 +12,11 @@ import { runBuiltCli, runLedgerCli } from '../support/ledger-process';
 
 const ACQUIRER_CLI = resolve(__dirname, '../../dist/apps/acquirer-cli/src/acquirer.cli.js');
 const TOKEN = 'operator-token-of-the-postings-run';
+/** The gateway started again a day later, so the day's batch can close (as settlement's e2e). */
+const DAY_AHEAD = {
+  NODE_OPTIONS: `--require ${resolve(__dirname, '../support/clock-ahead.js')}`,
+  CLOCK_AHEAD_DAYS: '1',
+};
 
 /** `merchant currency account → "Dr 1.00"` or `"Cr 1.00"`, read from the table by its columns. */
 function balancesOf(table: string): Record<string, string> {
@@ -128,5 +134,63 @@ describe('ledger postings against a data directory written by a real gateway', (
     const bad = await ledger('balances', 'TESTMERCHANT');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("balances takes no argument 'TESTMERCHANT'");
+  });
+});
+
+describe('ledger postings of a settled day', () => {
+  it('settles the receivable into cash and fees; what settled short stays receivable', async () => {
+    const dataDir = await makeDataDir();
+    const today = await startGateway(dataDir);
+    let date: string;
+    try {
+      const api = merchantClient(today);
+      const auth = await api.put('/order/s-1/transaction/a', authorizeBody('100.00'));
+      date = String(auth.body.transaction.acquirer.settlementDate);
+      for (const [tx, apiOperation, amount] of [
+        ['c', 'CAPTURE', '60.00'],
+        ['r', 'REFUND', '10.00'],
+      ])
+        expect(
+          (
+            await api.put(`/order/s-1/transaction/${tx}`, {
+              apiOperation,
+              transaction: { amount, currency: 'USD' },
+            })
+          ).status,
+        ).toBe(201);
+      const short = {
+        ...authorizeBody('50.00', undefined, {
+          order: { amount: '50.00', currency: 'USD', reference: 'RECON-SHORT-1' },
+        }),
+        apiOperation: 'PAY',
+      };
+      expect((await api.put('/order/s-2/transaction/p', short)).status).toBe(201);
+    } finally {
+      await today.stop();
+    }
+    const tomorrow = await startGateway(dataDir, DAY_AHEAD);
+    try {
+      const settled = await fetch(`${tomorrow.baseUrl}/operator/acquirer/settlement`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ merchantId: 'TESTMERCHANT', date }),
+      });
+      expect(settled.status).toBe(200);
+    } finally {
+      await tomorrow.stop();
+    }
+    const ledger = (...args: string[]) => runLedgerCli([...args, '--data-dir', dataDir]);
+    const run = await ledger('balances');
+    // Captured 60 + paid 50 - refunded 10; settled 60 (fee 1.00), 49.99 (fee 0.85), -10.
+    expect(balancesOf(run.stdout)).toEqual({
+      'TESTMERCHANT USD acquirer_receivable': 'Dr 0.01',
+      'TESTMERCHANT USD fees': 'Dr 1.85',
+      'TESTMERCHANT USD holds_pending': 'Cr 40.00',
+      'TESTMERCHANT USD merchant_payable': 'Cr 100.00',
+      'TESTMERCHANT USD payer_holds': 'Dr 40.00',
+      'TESTMERCHANT USD settled_cash': 'Dr 98.14',
+    });
+    expect((await ledger('trial-balance')).code).toBe(0);
+    expect((await ledger('verify')).code).toBe(0);
   });
 });
