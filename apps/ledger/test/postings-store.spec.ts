@@ -47,7 +47,7 @@ const receivable = (asOf?: string) =>
     ?.balance;
 
 describe('postings store', () => {
-  it('gives balances as of any time, exactly: days before summed, that day up to the time', () => {
+  it('gives balances as of any time, exactly: hours before summed, the lines of that hour up to the time', () => {
     store.append(
       [
         entry(1, '2026-11-24T23:59:59.999Z', 1_000),

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
  * The rules' version: a store built by other rules is rebuilt from the log on open (the entries
  * are a projection, the events are the truth).
  */
-const RULES_VERSION = '1';
+const RULES_VERSION = '2';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -19,16 +19,16 @@ const SCHEMA = `
     merchant TEXT NOT NULL, currency TEXT NOT NULL, account TEXT NOT NULL, amount INTEGER NOT NULL,
     PRIMARY KEY (position, n, line)) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS lines_by_time ON lines (time);
-  -- Each account's movement per UTC day: a balance as of T is the days before T's day summed,
-  -- plus T's own day's lines up to T (a bounded read, whatever the number of events).
-  CREATE TABLE IF NOT EXISTS daily (
-    day TEXT NOT NULL, merchant TEXT NOT NULL, currency TEXT NOT NULL, account TEXT NOT NULL,
-    amount INTEGER NOT NULL, PRIMARY KEY (day, merchant, currency, account)) WITHOUT ROWID;
+  -- Each account's movement per UTC hour: a balance as of T is the hours before T's hour summed,
+  -- plus T's own hour's lines up to T (a bounded read, whatever the number of events).
+  CREATE TABLE IF NOT EXISTS hourly (
+    hour TEXT NOT NULL, merchant TEXT NOT NULL, currency TEXT NOT NULL, account TEXT NOT NULL,
+    amount INTEGER NOT NULL, PRIMARY KEY (hour, merchant, currency, account)) WITHOUT ROWID;
 `;
 
-/** An account's movement on one UTC day, as the daily table keeps it. */
-interface DailyMovement {
-  readonly day: string;
+/** An account's movement in one UTC hour, as the hourly table keeps it. */
+interface HourlyMovement {
+  readonly hour: string;
   readonly merchant: string;
   readonly currency: string;
   readonly account: Account;
@@ -84,9 +84,9 @@ export class PostingsStore {
       line: db.prepare(
         `INSERT INTO lines VALUES (@position, @n, @line, @time, @merchant, @currency, @account, @amount)`,
       ),
-      daily: db.prepare(
-        `INSERT INTO daily VALUES (@day, @merchant, @currency, @account, @amount)
-         ON CONFLICT (day, merchant, currency, account) DO UPDATE SET amount = amount + excluded.amount`,
+      hourly: db.prepare(
+        `INSERT INTO hourly VALUES (@hour, @merchant, @currency, @account, @amount)
+         ON CONFLICT (hour, merchant, currency, account) DO UPDATE SET amount = amount + excluded.amount`,
       ),
       checkpoint: db.prepare(
         `INSERT INTO meta VALUES ('checkpoint', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -102,7 +102,9 @@ export class PostingsStore {
     db.exec(SCHEMA);
     const version = db.prepare(`SELECT value FROM meta WHERE key = 'rules'`).pluck().get();
     if (version !== RULES_VERSION) {
-      db.exec('DELETE FROM entries; DELETE FROM lines; DELETE FROM daily; DELETE FROM meta;');
+      db.exec(
+        'DROP TABLE IF EXISTS daily; DELETE FROM entries; DELETE FROM lines; DELETE FROM hourly; DELETE FROM meta;',
+      );
       db.prepare(`INSERT INTO meta VALUES ('rules', ?)`).run(RULES_VERSION);
     }
     return new PostingsStore(db);
@@ -118,7 +120,7 @@ export class PostingsStore {
   startOver(origin: string): void {
     this.db
       .transaction(() => {
-        this.db.exec(`DELETE FROM entries; DELETE FROM lines; DELETE FROM daily;
+        this.db.exec(`DELETE FROM entries; DELETE FROM lines; DELETE FROM hourly;
                     DELETE FROM meta WHERE key != 'rules'`);
         this.db.prepare(`INSERT INTO meta VALUES ('origin', ?)`).run(origin);
       })
@@ -142,10 +144,10 @@ export class PostingsStore {
     return this.db
       .transaction(() => {
         if (this.checkpoint() !== from) return false;
-        // Each account's movement per day summed over the batch: one upsert each, not one a line.
-        const days = new Map<string, DailyMovement>();
-        for (const entry of entries) this.insert(entry, days);
-        for (const movement of days.values()) this.statements.daily.run(movement);
+        // Each account's movement per hour summed over the batch: one upsert each, not one a line.
+        const hours = new Map<string, HourlyMovement>();
+        for (const entry of entries) this.insert(entry, hours);
+        for (const movement of hours.values()) this.statements.hourly.run(movement);
         this.statements.checkpoint.run(upTo.toString());
         return true;
       })
@@ -159,14 +161,14 @@ export class PostingsStore {
     const rows = this.db
       .prepare(
         `SELECT merchant, currency, account, SUM(amount) AS balance FROM (
-           SELECT merchant, currency, account, amount FROM daily WHERE day < @day ${merchant}
+           SELECT merchant, currency, account, amount FROM hourly WHERE hour < @hour ${merchant}
            UNION ALL
            SELECT merchant, currency, account, amount FROM lines
-             WHERE time >= @day AND time <= @asOf ${merchant})
+             WHERE time >= @hour AND time <= @asOf ${merchant})
          GROUP BY merchant, currency, account ORDER BY merchant, currency, account`,
       )
       .all({
-        day: asOf.slice(0, 10),
+        hour: asOf.slice(0, 13),
         asOf,
         ...(merchantId === undefined ? {} : { merchant: merchantId }),
       }) as {
@@ -245,7 +247,7 @@ export class PostingsStore {
     this.db.close();
   }
 
-  private insert(entry: Entry, days: Map<string, DailyMovement>): void {
+  private insert(entry: Entry, hours: Map<string, HourlyMovement>): void {
     const [position, n] = entry.entryId.split('/');
     const { time, merchantId: merchant, currency } = entry;
     this.statements.entry.run({
@@ -267,11 +269,11 @@ export class PostingsStore {
         time,
         ...common,
       });
-      const day = time.slice(0, 10);
-      const key = `${day} ${merchant} ${currency} ${line.account}`;
-      const movement = days.get(key);
+      const hour = time.slice(0, 13);
+      const key = `${hour} ${merchant} ${currency} ${line.account}`;
+      const movement = hours.get(key);
       if (movement) movement.amount += common.amount;
-      else days.set(key, { day, ...common });
+      else hours.set(key, { hour, ...common });
     });
   }
 }
