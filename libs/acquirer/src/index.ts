@@ -5,3 +5,4 @@ export * from './authentication/simulated-authentication-server';
 export * from './currency-conversion.port';
 export { SimulatedCurrencyConversion, SIMULATOR_CURRENCIES } from './simulated/currency-conversion';
 export { cardFacts, SIMULATOR_CARD_TYPES } from './simulated/bin-table';
+export { feeOf } from './settlement/settlement-fee';
