@@ -4,6 +4,7 @@ import { asOf } from './commands/as-of.command';
 import { exportTransactions } from './commands/export.command';
 import { history } from './commands/history.command';
 import { availableParallelism } from 'node:os';
+import { reconcile } from './commands/reconcile.command';
 import { replay } from './commands/replay.command';
 import { unknownOutcomes } from './commands/unknown.command';
 import { verify } from './commands/verify.command';
@@ -27,6 +28,10 @@ const USAGE = `usage: ledger <command> [--data-dir DIR]   (default: GATEWAY_DATA
                                                       the cores, at most 4), compare with the live one
   unknown [--merchant M]                              money whose outcome is still UNKNOWN, per
                                                       currency (folded from the log)
+  reconcile --settlement FILE [--settlement FILE…] [--format table|jsonl]
+                                                      the acquirer's settlement files against the
+                                                      gateway's events: every exception by kind
+                                                      (exit 1), the matched totals per currency
   verify [--anchor POSITION:HASH]                     check the tamper-evidence hash chain
                                                       (--anchor: embedded store only)
 exit status: 0 fine, 1 not found / differences / tampered, 2 usage`;
@@ -38,6 +43,7 @@ const OPTIONS: Record<string, readonly string[]> = {
   replay: ['out', 'threads'],
   verify: ['anchor'],
   unknown: ['merchant'],
+  reconcile: ['settlement', 'format'],
 };
 
 /** Runs one command against the data directory's stores, opened read-only. */
@@ -46,7 +52,7 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
   if (!command || !(command in OPTIONS))
     throw new UsageError(command ? `unknown command '${command}'` : 'no command');
   const common = ['data-dir', 'event-store', 'kurrentdb'];
-  const { positional, options } = parseArgs(rest, [...OPTIONS[command], ...common]);
+  const { positional, options, repeated } = parseArgs(rest, [...OPTIONS[command], ...common]);
   const dataDir = dataDirOf(options.get('data-dir'));
   if (positional.length && !['history', 'as-of'].includes(command))
     throw new UsageError(`${command} takes no argument '${positional[0]}'`);
@@ -80,6 +86,8 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
             : [log, 1];
         return await replay(reader, { dataDir, out: options.get('out'), threads }, io);
       }
+      case 'reconcile':
+        return await reconcile(log, repeated.get('settlement') ?? [], options.get('format'), io);
       case 'unknown':
         return await unknownOutcomes(log, options.get('merchant'), io);
       default:
