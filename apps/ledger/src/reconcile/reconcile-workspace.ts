@@ -115,7 +115,7 @@ export class ReconcileWorkspace {
     }
     const own = data.sourceOfFunds?.provided?.card?.fundingMethod;
     if (own !== undefined) this.setFunding.run(event.streamId, own);
-    if (data.type === 'VOID' && isApproved(data.gatewayCode) && data.targetTransactionId)
+    if (data.type?.startsWith('VOID_') && isApproved(data.gatewayCode) && data.targetTransactionId)
       this.voidTx.run({ ...key, transactionId: data.targetTransactionId });
     if (!SETTLED_TYPES.has(data.type ?? '')) return;
     this.upsertTx.run({

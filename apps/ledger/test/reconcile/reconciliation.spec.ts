@@ -154,7 +154,7 @@ describe('reconciliation: settlement lines against the gateway events', () => {
         'M',
         'voided',
         'VoidProcessed',
-        tx('v', 'VOID', 60_000, { targetTransactionId: 'cap' }),
+        tx('v', 'VOID_CAPTURE', 60_000, { targetTransactionId: 'cap' }),
       ),
       ...captured('M', 'declined', { gatewayCode: 'DECLINED' }),
     ];

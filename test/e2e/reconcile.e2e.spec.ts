@@ -1,0 +1,185 @@
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  authorizeBody,
+  makeDataDir,
+  merchantClient,
+  orderIds,
+  startGateway,
+  type RunningGateway,
+} from '../support/gateway-process';
+import { runLedgerCli } from '../support/ledger-process';
+
+/**
+ * Reconciliation as finance runs it (docs/ledger.md, Reconciliation): a day of traffic on a real
+ * gateway with the deliberate discrepancies (RECON-MISSING, RECON-SHORT), the day's batches
+ * closed by the gateway started again a day ahead, the acquirer's files fetched by the operator,
+ * then `ledger reconcile` finds exactly those two and nothing else.
+ */
+const DAY_AHEAD = {
+  NODE_OPTIONS: `--require ${resolve(__dirname, '../support/clock-ahead.js')}`,
+  CLOCK_AHEAD_DAYS: '1',
+};
+const newOrder = orderIds('recon');
+
+const pay = (amount: string, reference?: string) => ({
+  ...authorizeBody(amount, undefined, {
+    order: { amount, currency: 'USD', ...(reference && { reference }) },
+  }),
+  apiOperation: 'PAY',
+});
+
+async function settlementFile(gateway: RunningGateway, merchantId: string, date: string) {
+  const res = await fetch(`${gateway.baseUrl}/operator/acquirer/settlement`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ merchantId, date }),
+  });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+describe('ledger reconcile against a real gateway and its settlement files', () => {
+  let dataDir: string;
+  const orders: Record<string, string> = {};
+  const files: Record<string, string> = {};
+  const reconcile = (...args: string[]) =>
+    runLedgerCli(['reconcile', ...args, '--data-dir', dataDir]);
+
+  beforeAll(async () => {
+    dataDir = await makeDataDir();
+    let date = '';
+    const today = await startGateway(dataDir);
+    try {
+      const api = merchantClient(today);
+      const put = async (order: string, tx: string, body: unknown) => {
+        const res = await api.put(`/order/${order}/transaction/${tx}`, body);
+        expect(res.status).toBe(201);
+        return res.body;
+      };
+      orders.captured = newOrder();
+      const auth = await put(orders.captured, 'auth', authorizeBody('100.00'));
+      date = String(auth.transaction.acquirer.settlementDate);
+      await put(orders.captured, 'cap', {
+        apiOperation: 'CAPTURE',
+        transaction: { amount: '60.00', currency: 'USD' },
+      });
+      await put(orders.captured, 'ref', {
+        apiOperation: 'REFUND',
+        transaction: { amount: '10.00', currency: 'USD' },
+      });
+      orders.voided = newOrder();
+      await put(orders.voided, 'pay', pay('30.00'));
+      await put(orders.voided, 'void', {
+        apiOperation: 'VOID',
+        transaction: { targetTransactionId: 'pay' },
+      });
+      orders.missing = newOrder();
+      await put(orders.missing, 'pay', pay('40.00', 'RECON-MISSING-1'));
+      orders.short = newOrder();
+      await put(orders.short, 'pay', pay('50.00', 'RECON-SHORT-1'));
+      for (let i = 0; i < 20; i++) await put(newOrder(), 'pay', pay(`${i + 1}.25`));
+      orders.other = newOrder();
+      expect(
+        (
+          await merchantClient(today, 'TESTOTHER').put(
+            `/order/${orders.other}/transaction/pay`,
+            pay('70.00'),
+          )
+        ).status,
+      ).toBe(201);
+    } finally {
+      await today.stop();
+    }
+    const tomorrow = await startGateway(dataDir, DAY_AHEAD);
+    try {
+      for (const merchant of ['TESTMERCHANT', 'TESTOTHER']) {
+        files[merchant] = join(dataDir, `${merchant}-${date}.csv`);
+        writeFileSync(files[merchant], await settlementFile(tomorrow, merchant, date));
+      }
+    } finally {
+      await tomorrow.stop();
+    }
+  });
+
+  it('finds exactly the deliberate discrepancies, with order and transaction ids; exit 1', async () => {
+    const run = await reconcile(
+      '--settlement',
+      files.TESTMERCHANT,
+      '--settlement',
+      files.TESTOTHER,
+      '--format',
+      'jsonl',
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(1);
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const exceptions = rows.filter((row) => row.kind !== 'MATCHED');
+    expect(exceptions.map((e) => [e.kind, e.merchantId, e.orderId, e.transactionId])).toEqual([
+      ['AMOUNT_DIFFERS', 'TESTMERCHANT', orders.short, 'pay'],
+      ['NOT_SETTLED', 'TESTMERCHANT', orders.missing, 'pay'],
+    ]);
+    expect(exceptions[0].detail).toBe("settled 49.99, the gateway's 50.00 USD");
+    // Matched: the capture, the refund, the 20 payments of TESTMERCHANT and TESTOTHER's one.
+    const paid = Array.from({ length: 20 }, (_, i) => i + 1.25).reduce((a, b) => a + b, 0);
+    expect(rows.filter((row) => row.kind === 'MATCHED')).toEqual([
+      expect.objectContaining({
+        currency: 'USD',
+        lines: 23,
+        gross: (60 - 10 + paid + 70).toFixed(2),
+      }),
+    ]);
+  });
+
+  it('the table names each exception by kind and the matched totals', async () => {
+    const run = await reconcile('--settlement', files.TESTMERCHANT);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      new RegExp(`^AMOUNT_DIFFERS +TESTMERCHANT / ${orders.short} / pay `, 'm'),
+    );
+    expect(run.stdout).toMatch(
+      new RegExp(`^NOT_SETTLED +TESTMERCHANT / ${orders.missing} / pay `, 'm'),
+    );
+    expect(run.stdout).toMatch(/^2 exceptions$/m);
+    expect(run.stdout).toMatch(/^matched  USD +22 /m);
+  });
+
+  it('a file given twice settles every line twice', async () => {
+    const copy = join(dataDir, 'copy.csv');
+    copyFileSync(files.TESTOTHER, copy);
+    const run = await reconcile(
+      '--settlement',
+      files.TESTOTHER,
+      '--settlement',
+      copy,
+      '--format',
+      'jsonl',
+    );
+    expect(run.code).toBe(1);
+    const kinds = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).kind);
+    expect(kinds).toEqual(['SETTLED_TWICE']);
+  });
+
+  it('a file whose trailer does not add up is refused, naming the line; no file is a usage error', async () => {
+    const bad = join(dataDir, 'bad.csv');
+    writeFileSync(
+      bad,
+      readFileSync(files.TESTOTHER, 'utf8').replace(
+        /TRAILER,(.*),1,70\.00,/,
+        'TRAILER,$1,1,71.00,',
+      ),
+    );
+    const run = await reconcile('--settlement', bad);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/bad\.csv line 3: trailer USD says 1 lines, 71\.00 gross/);
+    const usage = await reconcile();
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/reconcile needs --settlement FILE/);
+  });
+});
