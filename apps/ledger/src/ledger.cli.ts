@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import type { EventReader } from '@gateway/event-store';
 import { asOf } from './commands/as-of.command';
+import { daily } from './commands/daily.command';
 import { exportTransactions } from './commands/export.command';
 import { history } from './commands/history.command';
 import { availableParallelism } from 'node:os';
@@ -28,6 +29,10 @@ const USAGE = `usage: ledger <command> [--data-dir DIR]   (default: GATEWAY_DATA
                                                       the cores, at most 4), compare with the live one
   unknown [--merchant M]                              money whose outcome is still UNKNOWN, per
                                                       currency (folded from the log)
+  daily --from D1 --to D2 [--merchant M] [--format table|csv|jsonl]
+                                                      per day (UTC), merchant and currency:
+                                                      authorised, captured, refunded, charged back,
+                                                      settled, fees, net (settled less fees)
   reconcile --settlement FILE [--settlement FILE…] [--format table|jsonl]
                                                       the acquirer's settlement files against the
                                                       gateway's events: every exception by kind
@@ -44,6 +49,7 @@ const OPTIONS: Record<string, readonly string[]> = {
   verify: ['anchor'],
   unknown: ['merchant'],
   reconcile: ['settlement', 'format'],
+  daily: ['from', 'to', 'merchant', 'format'],
 };
 
 /** Runs one command against the data directory's stores, opened read-only. */
@@ -85,6 +91,12 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
             ? [audited.log.dataReader(), threadsOf(options.get('threads'))]
             : [log, 1];
         return await replay(reader, { dataDir, out: options.get('out'), threads }, io);
+      }
+      case 'daily': {
+        const [from, to, merchant, format] = ['from', 'to', 'merchant', 'format'].map((o) =>
+          options.get(o),
+        );
+        return await daily(log, { from, to, merchant, format }, io);
       }
       case 'reconcile':
         return await reconcile(log, repeated.get('settlement') ?? [], options.get('format'), io);
