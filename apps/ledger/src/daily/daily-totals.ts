@@ -1,5 +1,6 @@
-import { isApproved, type GatewayCode, type Thousandths } from '@gateway/domain';
+import { isApproved, type Thousandths } from '@gateway/domain';
 import type { EventReader, StoredEvent } from '@gateway/event-store';
+import type { TransactionFields } from '../transaction-fields';
 
 /** The figures of one day, merchant and currency (docs/ledger.md, "Daily report"). */
 export interface DailyFigures {
@@ -30,15 +31,14 @@ const COUNTS: Readonly<Record<string, readonly (keyof DailyFigures)[]>> = {
   CHARGEBACK: ['chargedBack'],
 };
 
-type Data = Partial<{
-  id: string;
-  transactionId: string;
-  type: string;
-  amount: Thousandths;
-  currency: string;
-  gatewayCode: GatewayCode;
-  transactions: readonly { transactionId: string; settledAmount: Thousandths; fee: Thousandths }[];
-}>;
+type Data = TransactionFields &
+  Partial<{
+    transactions: readonly {
+      transactionId: string;
+      settledAmount: Thousandths;
+      fee: Thousandths;
+    }[];
+  }>;
 
 /** What one event adds to its day: the figures, in the order's currency. */
 export interface Added {

@@ -6,22 +6,18 @@ import {
 } from '@gateway/domain';
 import type { StoredEvent } from '@gateway/event-store';
 import Database from 'better-sqlite3';
+import type { TransactionFields } from '../transaction-fields';
 import type { SettledLine } from './settlement-file-reader';
 
 /** What the acquirer settles (docs/settlement.md): other types never appear in a file. */
 const SETTLED_TYPES = new Set(['CAPTURE', 'PAYMENT', 'REFUND']);
 
-type Recorded = Partial<{
-  id: string;
-  transactionId: string;
-  type: string;
-  amount: Thousandths;
-  currency: string;
-  gatewayCode: GatewayCode;
-  targetTransactionId: string;
-  sourceOfFunds: { provided?: { card?: { fundingMethod?: string } } };
-  processor: { transaction?: { acquirer?: { batch?: unknown } } };
-}>;
+type Recorded = TransactionFields &
+  Partial<{
+    targetTransactionId: string;
+    sourceOfFunds: { provided?: { card?: { fundingMethod?: string } } };
+    processor: { transaction?: { acquirer?: { batch?: unknown } } };
+  }>;
 
 /** A settlement line beside the gateway's transaction it names (absent: unknown to it). */
 export interface LineAndTransaction {
