@@ -43,12 +43,12 @@ describe('ledger reconcile against a real gateway and its settlement files', () 
   let dataDir: string;
   const orders: Record<string, string> = {};
   const files: Record<string, string> = {};
+  let date = '';
   const reconcile = (...args: string[]) =>
     runLedgerCli(['reconcile', ...args, '--data-dir', dataDir]);
 
   beforeAll(async () => {
     dataDir = await makeDataDir();
-    let date = '';
     const today = await startGateway(dataDir);
     try {
       const api = merchantClient(today);
@@ -181,5 +181,63 @@ describe('ledger reconcile against a real gateway and its settlement files', () 
     const usage = await reconcile();
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/reconcile needs --settlement FILE/);
+  });
+
+  it("daily: the day's totals are the sums of its transactions; the settled days' total is the file's", async () => {
+    const next = new Date(Date.parse(date) + 2 * 86_400_000).toISOString().slice(0, 10);
+    const run = await runLedgerCli([
+      'daily',
+      '--from',
+      date,
+      '--to',
+      next,
+      '--merchant',
+      'TESTMERCHANT',
+      '--format',
+      'jsonl',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(run.code).toBe(0);
+    const rows = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    // 100.00 authorised then 60.00 captured and 10.00 refunded; payments of 30.00 (voided after),
+    // 40.00, 50.00 and the twenty of 1.25 to 20.25 (215.00).
+    expect(rows[0]).toMatchObject({
+      day: date,
+      merchant: 'TESTMERCHANT',
+      currency: 'USD',
+      authorised: '435.00',
+      captured: '395.00',
+      refunded: '10.00',
+      chargedBack: '0.00',
+    });
+    const trailer = readFileSync(files.TESTMERCHANT, 'utf8')
+      .trimEnd()
+      .split('\r\n')
+      .pop()!
+      .split(',');
+    const sum = (figure: string) =>
+      rows.reduce((total, row) => total + Math.round(Number(row[figure]) * 1000), 0);
+    expect([sum('settled'), sum('fees'), sum('net')]).toEqual(
+      trailer.slice(5).map((amount) => Math.round(Number(amount) * 1000)),
+    );
+    const csv = await runLedgerCli([
+      'daily',
+      '--from',
+      date,
+      '--to',
+      date,
+      '--format',
+      'csv',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(csv.stdout.split('\n')[0]).toBe(
+      'day,merchant,currency,authorised,captured,refunded,chargedBack,settled,fees,net',
+    );
+    expect(csv.stdout).toContain(`${date},TESTOTHER,USD,70.00,70.00,`);
   });
 });
