@@ -2,6 +2,9 @@
 import type { EventReader } from '@gateway/event-store';
 import { asOf } from './commands/as-of.command';
 import { daily } from './commands/daily.command';
+import { balances } from './commands/balances.command';
+import { trialBalance } from './commands/trial-balance.command';
+import { verifyPostings } from './commands/verify-postings.command';
 import { exportTransactions } from './commands/export.command';
 import { history } from './commands/history.command';
 import { availableParallelism } from 'node:os';
@@ -9,7 +12,9 @@ import { reconcile } from './commands/reconcile.command';
 import { replay } from './commands/replay.command';
 import { unknownOutcomes } from './commands/unknown.command';
 import { verify } from './commands/verify.command';
-import { parseArgs, UsageError } from './ledger-args';
+import { parseArgs, parseTime, UsageError } from './ledger-args';
+import { ledgerDbOf, openPostings } from './postings/open-postings';
+import type { PostingsStore } from './postings/postings-store';
 import {
   dataDirOf,
   eventStoreSelectionOf,
@@ -38,7 +43,13 @@ const USAGE = `usage: ledger <command> [--data-dir DIR]   (default: GATEWAY_DATA
                                                       gateway's events: every exception by kind
                                                       (exit 1), the matched totals per currency
   verify [--anchor POSITION:HASH]                     check the tamper-evidence hash chain
-                                                      (--anchor: embedded store only)
+                                                      (--anchor: embedded store only), and that
+                                                      the postings follow from the events
+  balances [--merchant M] [--as-of T]                 every account's balance, now or as of T
+  trial-balance [--as-of T]                           debits equal credits per currency, or the
+                                                      first entry that breaks it
+  (balances, trial-balance, verify: [--ledger-db FILE], the postings store, default
+   DATA-DIR/ledger.db, caught up with the events first)
 exit status: 0 fine, 1 not found / differences / tampered, 2 usage`;
 
 const OPTIONS: Record<string, readonly string[]> = {
@@ -46,10 +57,12 @@ const OPTIONS: Record<string, readonly string[]> = {
   'as-of': [],
   export: ['merchant', 'from', 'to', 'format', 'out'],
   replay: ['out', 'threads'],
-  verify: ['anchor'],
+  verify: ['anchor', 'ledger-db'],
   unknown: ['merchant'],
   reconcile: ['settlement', 'format'],
   daily: ['from', 'to', 'merchant', 'format'],
+  balances: ['merchant', 'as-of', 'ledger-db'],
+  'trial-balance': ['as-of', 'ledger-db'],
 };
 
 /** Runs one command against the data directory's stores, opened read-only. */
@@ -64,6 +77,16 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
     throw new UsageError(`${command} takes no argument '${positional[0]}'`);
   const audited = openEventLog(dataDir, eventStoreSelectionOf(options));
   const log: EventReader = audited.log;
+  const withPostings = async (work: (store: PostingsStore) => Promise<number>) => {
+    const store = await openPostings(log, ledgerDbOf(dataDir, options.get('ledger-db')));
+    try {
+      return await work(store);
+    } finally {
+      store.close();
+    }
+  };
+  const asOfOption = options.get('as-of');
+  const asOfTime = asOfOption === undefined ? undefined : parseTime(asOfOption, '--as-of');
   try {
     switch (command) {
       case 'history':
@@ -102,8 +125,19 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
         return await reconcile(log, repeated.get('settlement') ?? [], options.get('format'), io);
       case 'unknown':
         return await unknownOutcomes(log, options.get('merchant'), io);
-      default:
-        return await verify(audited, options.get('anchor'), io);
+      case 'balances':
+        return await withPostings((store) =>
+          balances(store, { merchantId: options.get('merchant'), asOf: asOfTime }, io),
+        );
+      case 'trial-balance':
+        return await withPostings((store) =>
+          trialBalance(store, asOfTime ?? new Date().toISOString(), io),
+        );
+      default: {
+        const chain = await verify(audited, options.get('anchor'), io);
+        const postings = await withPostings((store) => verifyPostings(log, store, io));
+        return Math.max(chain, postings);
+      }
     }
   } finally {
     await log.close();
