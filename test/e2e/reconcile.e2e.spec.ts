@@ -1,5 +1,5 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import {
   authorizeBody,
   makeDataDir,
@@ -13,13 +13,9 @@ import { runLedgerCli } from '../support/ledger-process';
 /**
  * Reconciliation as finance runs it (docs/ledger.md, Reconciliation): a day of traffic on a real
  * gateway with the deliberate discrepancies (RECON-MISSING, RECON-SHORT), the day's batches
- * closed by the gateway started again a day ahead, the acquirer's files fetched by the operator,
+ * closed by moving the manual clock (GATEWAY_CLOCK=manual) a day on, the operator's files fetched,
  * then `ledger reconcile` finds exactly those two and nothing else.
  */
-const DAY_AHEAD = {
-  NODE_OPTIONS: `--require ${resolve(__dirname, '../support/clock-ahead.js')}`,
-  CLOCK_AHEAD_DAYS: '1',
-};
 const newOrder = orderIds('recon');
 
 const pay = (amount: string, reference?: string) => ({
@@ -49,7 +45,7 @@ describe('ledger reconcile against a real gateway and its settlement files', () 
 
   beforeAll(async () => {
     dataDir = await makeDataDir();
-    const today = await startGateway(dataDir);
+    const today = await startGateway(dataDir, { GATEWAY_CLOCK: 'manual' });
     try {
       const api = merchantClient(today);
       const put = async (order: string, tx: string, body: unknown) => {
@@ -88,17 +84,19 @@ describe('ledger reconcile against a real gateway and its settlement files', () 
           )
         ).status,
       ).toBe(201);
-    } finally {
-      await today.stop();
-    }
-    const tomorrow = await startGateway(dataDir, DAY_AHEAD);
-    try {
+      // The day ends on the manual clock: its batches close at the cut-off.
+      const moved = await fetch(`${today.baseUrl}/operator/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advance: '1d' }),
+      });
+      expect(moved.status).toBe(200);
       for (const merchant of ['TESTMERCHANT', 'TESTOTHER']) {
         files[merchant] = join(dataDir, `${merchant}-${date}.csv`);
-        writeFileSync(files[merchant], await settlementFile(tomorrow, merchant, date));
+        writeFileSync(files[merchant], await settlementFile(today, merchant, date));
       }
     } finally {
-      await tomorrow.stop();
+      await today.stop();
     }
   });
 
