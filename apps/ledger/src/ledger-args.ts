@@ -4,12 +4,15 @@ export class UsageError extends Error {}
 export interface ParsedArgs {
   readonly positional: readonly string[];
   readonly options: ReadonlyMap<string, string>;
+  /** Every value of each option, in order, for an option given more than once (--settlement). */
+  readonly repeated: ReadonlyMap<string, readonly string[]>;
 }
 
 /** `a b --name value --other=value`; every option takes a value and must be one the command knows. */
 export function parseArgs(argv: readonly string[], known: readonly string[]): ParsedArgs {
   const positional: string[] = [];
   const options = new Map<string, string>();
+  const repeated = new Map<string, string[]>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (!arg.startsWith('--')) {
@@ -22,8 +25,9 @@ export function parseArgs(argv: readonly string[], known: readonly string[]): Pa
     const value = eq < 0 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined) throw new UsageError(`--${name} needs a value`);
     options.set(name, value);
+    repeated.set(name, [...(repeated.get(name) ?? []), value]);
   }
-  return { positional, options };
+  return { positional, options, repeated };
 }
 
 /** An ISO 8601 time with a zone (or a date, meaning its UTC midnight), as toISOString writes it. */

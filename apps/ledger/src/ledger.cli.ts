@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 import type { EventReader } from '@gateway/event-store';
 import { asOf } from './commands/as-of.command';
+import { daily } from './commands/daily.command';
 import { balances } from './commands/balances.command';
 import { trialBalance } from './commands/trial-balance.command';
 import { verifyPostings } from './commands/verify-postings.command';
 import { exportTransactions } from './commands/export.command';
 import { history } from './commands/history.command';
 import { availableParallelism } from 'node:os';
+import { reconcile } from './commands/reconcile.command';
 import { replay } from './commands/replay.command';
 import { unknownOutcomes } from './commands/unknown.command';
 import { verify } from './commands/verify.command';
@@ -32,6 +34,14 @@ const USAGE = `usage: ledger <command> [--data-dir DIR]   (default: GATEWAY_DATA
                                                       the cores, at most 4), compare with the live one
   unknown [--merchant M]                              money whose outcome is still UNKNOWN, per
                                                       currency (folded from the log)
+  daily --from D1 --to D2 [--merchant M] [--format table|csv|jsonl]
+                                                      per day (UTC), merchant and currency:
+                                                      authorised, captured, refunded, charged back,
+                                                      settled, fees, net (settled less fees)
+  reconcile --settlement FILE [--settlement FILE…] [--format table|jsonl]
+                                                      the acquirer's settlement files against the
+                                                      gateway's events: every exception by kind
+                                                      (exit 1), the matched totals per currency
   verify [--anchor POSITION:HASH]                     check the tamper-evidence hash chain
                                                       (--anchor: embedded store only), and that
                                                       the postings follow from the events
@@ -49,6 +59,8 @@ const OPTIONS: Record<string, readonly string[]> = {
   replay: ['out', 'threads'],
   verify: ['anchor', 'ledger-db'],
   unknown: ['merchant'],
+  reconcile: ['settlement', 'format'],
+  daily: ['from', 'to', 'merchant', 'format'],
   balances: ['merchant', 'as-of', 'ledger-db'],
   'trial-balance': ['as-of', 'ledger-db'],
 };
@@ -59,7 +71,7 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
   if (!command || !(command in OPTIONS))
     throw new UsageError(command ? `unknown command '${command}'` : 'no command');
   const common = ['data-dir', 'event-store', 'kurrentdb'];
-  const { positional, options } = parseArgs(rest, [...OPTIONS[command], ...common]);
+  const { positional, options, repeated } = parseArgs(rest, [...OPTIONS[command], ...common]);
   const dataDir = dataDirOf(options.get('data-dir'));
   if (positional.length && !['history', 'as-of'].includes(command))
     throw new UsageError(`${command} takes no argument '${positional[0]}'`);
@@ -103,6 +115,14 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
             : [log, 1];
         return await replay(reader, { dataDir, out: options.get('out'), threads }, io);
       }
+      case 'daily': {
+        const [from, to, merchant, format] = ['from', 'to', 'merchant', 'format'].map((o) =>
+          options.get(o),
+        );
+        return await daily(log, { from, to, merchant, format }, io);
+      }
+      case 'reconcile':
+        return await reconcile(log, repeated.get('settlement') ?? [], options.get('format'), io);
       case 'unknown':
         return await unknownOutcomes(log, options.get('merchant'), io);
       case 'balances':

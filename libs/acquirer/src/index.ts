@@ -10,3 +10,4 @@ export {
   SimulatedAcquirerLater,
   type SimulatedLaterDelays,
 } from './simulated/simulated-acquirer-later';
+export { feeOf } from './settlement/settlement-fee';

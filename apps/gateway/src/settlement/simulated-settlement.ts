@@ -1,4 +1,5 @@
-import { isApproved, type Order, type Thousandths, type TransactionState } from '@gateway/domain';
+import { isApproved, type Order, type TransactionState } from '@gateway/domain';
+import { feeOf } from '@gateway/acquirer';
 import type { SettlementLine } from './settlement-batch';
 
 /** Deliberate discrepancies (behaviour notes): order.reference prefixes reconciliation must find. */
@@ -6,13 +7,6 @@ const LEFT_OUT = 'RECON-MISSING';
 const SETTLED_SHORT = 'RECON-SHORT';
 /** 0.01 in thousandths. */
 const SHORT_BY = 10;
-
-/** Per funding method: a rate in basis points and a fixed part in thousandths (behaviour notes). */
-const FEES: Readonly<Record<string, { readonly bps: number; readonly fixed: Thousandths }>> = {
-  CREDIT: { bps: 150, fixed: 100 },
-  DEBIT: { bps: 50, fixed: 50 },
-  CHARGE: { bps: 250, fixed: 0 },
-};
 
 const SETTLED_TYPES = new Set(['CAPTURE', 'PAYMENT', 'REFUND']);
 
@@ -46,15 +40,6 @@ export function settleOrder(order: Order, batch: number): SettlementLine[] {
     });
   }
   return lines;
-}
-
-/**
- * The fee on a settled amount: rate and fixed part of the card's funding method, the rate's part
- * rounded half up to the thousandth; none for other funding (UNKNOWN, non-card sources).
- */
-export function feeOf(amount: Thousandths, fundingMethod: string | undefined): Thousandths {
-  const fee = fundingMethod ? FEES[fundingMethod] : undefined;
-  return fee ? Math.floor((amount * fee.bps + 5_000) / 10_000) + fee.fixed : 0;
 }
 
 /** order.reference as retrieval shows it: the first transaction's. */

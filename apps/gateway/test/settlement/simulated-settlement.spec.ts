@@ -1,4 +1,4 @@
-import { feeOf, settleOrder } from '../../src/settlement/simulated-settlement';
+import { settleOrder } from '../../src/settlement/simulated-settlement';
 import {
   authorize,
   capture,
@@ -94,19 +94,5 @@ describe('settleOrder', () => {
     expect(settleOrder(orderOf(payment('ordinary')), 20261122)).toMatchObject([
       { settledAmount: 50_000 },
     ]);
-  });
-});
-
-describe('feeOf', () => {
-  it.each([
-    ['CREDIT', 100_000, 1_600],
-    ['DEBIT', 100_000, 550],
-    ['CHARGE', 100_000, 2_500],
-    ['CREDIT', 10_666, 260], // 159.99 thousandths rounds half up to 160
-    ['DEBIT', 1, 50],
-    ['UNKNOWN', 100_000, 0],
-    [undefined, 100_000, 0],
-  ])('%s on %i thousandths is %i', (method, amount, fee) => {
-    expect(feeOf(amount, method)).toBe(fee);
   });
 });

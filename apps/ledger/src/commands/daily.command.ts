@@ -1,0 +1,115 @@
+import {
+  formatAmount,
+  merchantStreamPrefix,
+  ORDER_STREAM_PREFIX,
+  parseOrderStreamId,
+} from '@gateway/domain';
+import type { EventReader } from '@gateway/event-store';
+import { oneOf, UsageError } from '../ledger-args';
+import { writeLine, type LedgerOutput } from '../ledger-context';
+import { addedBy, FIGURES, type DailyFigures } from '../daily/daily-totals';
+import { ProgressBar } from '../progress-bar';
+
+const PAGE = 2000;
+const COLUMNS = ['day', 'merchant', 'currency', ...FIGURES, 'net'] as const;
+
+export interface DailyOptions {
+  readonly from?: string;
+  readonly to?: string;
+  readonly merchant?: string;
+  readonly format?: string;
+}
+
+/**
+ * `daily --from D1 --to D2 [--merchant M] [--format table|csv|jsonl]`: per UTC day from D1 to D2
+ * (both included), merchant and currency, what was authorised, captured, refunded, charged back
+ * and settled, the fees and the net (settled less fees: what the merchant was paid), each the sum
+ * of the transactions of that day. Reads the log a page at a time; keeps only the rows.
+ */
+export async function daily(
+  log: EventReader,
+  options: DailyOptions,
+  io: LedgerOutput,
+): Promise<number> {
+  const from = dayOf(options.from, '--from');
+  const to = dayOf(options.to, '--to');
+  if (to < from) throw new UsageError(`--to ${to} is before --from ${from}`);
+  const format = oneOf(options.format, ['table', 'csv', 'jsonl'] as const, '--format', 'table');
+  const streamPrefix =
+    options.merchant === undefined ? ORDER_STREAM_PREFIX : merchantStreamPrefix(options.merchant);
+  const head = Number((await log.headPosition()) ?? 0n);
+  const progress = new ProgressBar('daily', 'events');
+  const rows = new Map<string, DailyFigures>();
+  let read = 0;
+  for (let after: bigint | undefined; ;) {
+    const events = await log.readAll({ after, maxCount: PAGE, streamPrefix });
+    if (events.length === 0) break;
+    after = events[events.length - 1].position;
+    read += events.length;
+    for (const event of events) {
+      const day = event.recordedAt.slice(0, 10);
+      if (day < from || day > to) continue;
+      const added = await addedBy(log, event);
+      if (!added) continue;
+      const key = [day, parseOrderStreamId(event.streamId)?.merchantId, added.currency].join('\t');
+      const row = rows.get(key) ?? {
+        authorised: 0,
+        captured: 0,
+        refunded: 0,
+        chargedBack: 0,
+        settled: 0,
+        fees: 0,
+      };
+      for (const figure of FIGURES) row[figure] += added.figures[figure] ?? 0;
+      rows.set(key, row);
+    }
+    progress.update(head ? Number(after) / head : 1, read);
+  }
+  progress.done();
+  await print(
+    [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    format,
+    io.out,
+  );
+  return 0;
+}
+
+async function print(
+  rows: readonly [string, DailyFigures][],
+  format: 'table' | 'csv' | 'jsonl',
+  out: NodeJS.WritableStream,
+): Promise<void> {
+  const cells = rows.map(([key, figures]) => [
+    ...key.split('\t'),
+    ...FIGURES.map((figure) => formatAmount(figures[figure])),
+    formatAmount(figures.settled - figures.fees),
+  ]);
+  if (format === 'jsonl') {
+    for (const row of cells)
+      await writeLine(out, JSON.stringify(Object.fromEntries(COLUMNS.map((c, i) => [c, row[i]]))));
+    return;
+  }
+  if (format === 'csv') {
+    for (const row of [[...COLUMNS], ...cells]) await writeLine(out, row.join(','));
+    return;
+  }
+  const widths = COLUMNS.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
+  for (const row of [[...COLUMNS], ...cells])
+    await writeLine(
+      out,
+      row.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '),
+    );
+}
+
+/** A day written yyyy-mm-dd (UTC), required. */
+function dayOf(text: string | undefined, what: string): string {
+  if (text === undefined) throw new UsageError(`daily needs ${what} YYYY-MM-DD`);
+  const day = new Date(`${text}T00:00:00.000Z`);
+  if (
+    !/^\d{4}-\d{2}-\d{2}$/.test(text) ||
+    Number.isNaN(day.getTime()) ||
+    day.toISOString().slice(0, 10) !== text
+  )
+    throw new UsageError(`${what} '${text}' is not a day written YYYY-MM-DD`);
+  return text;
+}
