@@ -1,0 +1,76 @@
+/** The ledger CLI's commands: what each takes and says about itself. */
+
+const COMMON = `[--data-dir DIR]   (default: GATEWAY_DATA_DIR, else ./data)
+  [--event-store sqlite|kurrentdb] [--kurrentdb CONNECTION-STRING]
+  (default: GATEWAY_EVENT_STORE, KURRENTDB_CONNECTION_STRING, as the gateway)`;
+
+interface Command {
+  readonly options: readonly string[];
+  readonly usage: string;
+  /** Reads no data directory or store (an auditor's machine). */
+  readonly offline?: true;
+}
+
+/** Each command: the options it takes and its usage, as `ledger <command> --help` prints it. */
+export const COMMANDS: Record<string, Command> = {
+  history: {
+    options: ['format'],
+    usage: `history <merchant> <order> [--format table|jsonl]   every event of an order`,
+  },
+  'as-of': {
+    options: [],
+    usage: `as-of <merchant> <order> <time>                     the order as it stood at that time`,
+  },
+  export: {
+    options: ['merchant', 'from', 'to', 'format', 'out'],
+    usage: `export [--merchant M] [--from T1] [--to T2] [--format csv|jsonl|audit] [--out FILE]
+                                                      every transaction recorded in [T1, T2);
+                                                      audit: every event with its chain links and
+                                                      signed checkpoints, for verify-export`,
+  },
+  replay: {
+    options: ['out', 'threads'],
+    usage: `replay [--out FILE] [--threads N]                   rebuild the read model (in N threads, default
+                                                      the cores, at most 4), compare with the live one`,
+  },
+  unknown: {
+    options: ['merchant'],
+    usage: `unknown [--merchant M]                              money whose outcome is still UNKNOWN, per
+                                                      currency (folded from the log)`,
+  },
+  verify: {
+    options: ['anchor'],
+    usage: `verify [--anchor POSITION:HASH]                     check the tamper-evidence hash chain
+                                                      (--anchor: embedded store only)`,
+  },
+  checkpoint: {
+    options: [],
+    usage: `checkpoint                                          sign the log's head with the ledger key
+                                                      and keep it (embedded store only)`,
+  },
+  'public-key': {
+    options: [],
+    usage: `public-key                                          the ledger key's public half, for auditors`,
+  },
+  'verify-export': {
+    options: ['public-key'],
+    offline: true,
+    usage: `verify-export <file> --public-key K                 check an audit export offline (no data
+                                                      directory): chain, content, signatures`,
+  },
+};
+
+const EXIT_STATUS = 'exit status: 0 fine, 1 not found / differences / tampered, 2 usage';
+
+/** The whole usage, or one command's (`ledger <command> --help`, or after its usage mistake). */
+export function usageOf(command?: string): string {
+  const one = command === undefined ? undefined : COMMANDS[command];
+  if (one)
+    return `usage: ledger ${one.usage}
+  ${COMMON}
+${EXIT_STATUS}`;
+  const all = Object.values(COMMANDS).map((c) => `  ${c.usage}`);
+  return `usage: ledger <command> ${COMMON}
+${all.join('\n')}
+${EXIT_STATUS}`;
+}
