@@ -1,6 +1,8 @@
 import { SqliteOrderSummaryReadModel } from '@gateway/projections';
 import Database from 'better-sqlite3';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import {
   authorizeBody,
   merchantClient,
@@ -8,7 +10,9 @@ import {
   startGateway,
   type RunningGateway,
 } from '../support/gateway-process';
-import { runLedgerCli } from '../support/ledger-process';
+import { runBuiltCli, runLedgerCli } from '../support/ledger-process';
+
+const KEYS_CLI = resolve(__dirname, '../../dist/apps/gateway/src/cli/keys.cli.js');
 
 /** Runs the built CLI as finance would, against the data directory. */
 const ledger = (dataDir: string, ...args: string[]) =>
@@ -202,6 +206,42 @@ describe('ledger CLI (finance) against a data directory written by a real gatewa
     expect(bad.stderr).toContain('--threads must be a whole number from 1 to 64');
   });
 
+  it('an audit export, signed with the keys file key, verifies offline; one edited line fails naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-proofs-'));
+    const keysFile = join(dir, 'keys.json');
+    expect((await runBuiltCli(KEYS_CLI, ['new', '--out', keysFile])).code).toBe(0);
+    const signer = { GATEWAY_KEYS_FILE: keysFile };
+    const key = await runLedgerCli(['public-key', '--data-dir', gateway.dataDir], signer);
+    expect(key.stdout).toMatch(/^[A-Za-z0-9+/]{43}=\n$/);
+    const checkpoint = await runLedgerCli(['checkpoint', '--data-dir', gateway.dataDir], signer);
+    expect(checkpoint.stdout).toMatch(/^signed checkpoint position \d+ hash [0-9a-f]{64} at /);
+    const file = join(dir, 'audit.jsonl');
+    const args = ['export', '--format', 'audit', '--out', file, '--data-dir', gateway.dataDir];
+    expect((await runLedgerCli(args, signer)).code).toBe(0);
+
+    const auditor = (f: string) =>
+      runLedgerCli(['verify-export', f, '--public-key', key.stdout.trim()]);
+    const intact = await auditor(file);
+    expect([intact.code, intact.stdout]).toEqual([
+      0,
+      expect.stringMatching(/2 signed checkpoints: verified\n$/),
+    ]);
+
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = lines.findIndex((line) => line.includes('\\"amount\\":60000'));
+    lines[at] = lines[at].replace('\\"amount\\":60000', '\\"amount\\":6000');
+    const edited = join(dir, 'edited.jsonl');
+    writeFileSync(edited, lines.join('\n'));
+    const tampered = await auditor(edited);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stdout).toMatch(
+      new RegExp(
+        `^FAILED line ${at + 1}: \\(position \\d+, stream order:TESTMERCHANT:fin-1 revision 2\\) altered`,
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('replay and verify agree with a live gateway, then catch a diverged row and a tampered event', async () => {
     const replayed = await ledger(gateway.dataDir, 'replay');
     expect(replayed.stdout).toMatch(
@@ -240,9 +280,24 @@ describe('ledger CLI (finance) against a data directory written by a real gatewa
     );
   });
 
-  it('usage mistakes exit 2 with the usage', async () => {
+  it('usage mistakes exit 2 with the usage; --help on every command prints its own', async () => {
     const run = await ledger(gateway.dataDir, 'frobnicate');
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/unknown command 'frobnicate'[\s\S]*usage: ledger/);
+    const whole = await runLedgerCli(['--help']);
+    expect(whole.code).toBe(0);
+    const commands = [...whole.stdout.matchAll(/^ {2}([a-z-]+)\b/gm)].map((m) => m[1]);
+    expect(commands).toEqual(expect.arrayContaining(['history', 'export', 'verify-export']));
+    for (const command of commands) {
+      const help = await runLedgerCli([command, '--help']);
+      expect([command, help.code, help.stdout]).toEqual([
+        command,
+        0,
+        expect.stringMatching(new RegExp(`^usage: ledger ${command}\\b`)),
+      ]);
+    }
+    const mistake = await ledger(gateway.dataDir, 'export', '--format', 'xml');
+    expect(mistake.code).toBe(2);
+    expect(mistake.stderr).toMatch(/--format must be one of[\s\S]*\nusage: ledger export /);
   });
 });
