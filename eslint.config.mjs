@@ -51,6 +51,14 @@ export default tseslint.config(
     }),
   },
   {
+    // The posting rules are pure like the domain: its types and their own files only.
+    files: ['libs/accounting/src/**/*.ts'],
+    rules: restrict(intoApps, {
+      regex: '^(?!\\.|@gateway/domain$)|^(\\.\\./){2}',
+      message: 'libs/accounting imports only @gateway/domain and its own files: no framework or IO.',
+    }),
+  },
+  {
     files: ['**/test/**/*.ts', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -39,9 +39,20 @@ export const COMMANDS: Record<string, Command> = {
                                                       currency (folded from the log)`,
   },
   verify: {
-    options: ['anchor'],
-    usage: `verify [--anchor POSITION:HASH]                     check the tamper-evidence hash chain
-                                                      (--anchor: embedded store only)`,
+    options: ['anchor', 'ledger-db'],
+    usage: `verify [--anchor POSITION:HASH] [--ledger-db FILE]  check the tamper-evidence hash chain
+                                                      (--anchor: embedded store only), and that
+                                                      the postings follow from the events`,
+  },
+  balances: {
+    options: ['merchant', 'as-of', 'ledger-db'],
+    usage: `balances [--merchant M] [--as-of T] [--ledger-db FILE]
+                                                      every account's balance, now or as of T`,
+  },
+  'trial-balance': {
+    options: ['as-of', 'ledger-db'],
+    usage: `trial-balance [--as-of T] [--ledger-db FILE]        debits equal credits per currency, or the
+                                                      first entry that breaks it`,
   },
   checkpoint: {
     options: [],
@@ -60,17 +71,19 @@ export const COMMANDS: Record<string, Command> = {
   },
 };
 
+const POSTINGS_DB = `(--ledger-db FILE: the postings store, default DATA-DIR/ledger.db, caught up
+   with the events first)`;
+
 const EXIT_STATUS = 'exit status: 0 fine, 1 not found / differences / tampered, 2 usage';
 
 /** The whole usage, or one command's (`ledger <command> --help`, or after its usage mistake). */
 export function usageOf(command?: string): string {
   const one = command === undefined ? undefined : COMMANDS[command];
-  if (one)
-    return `usage: ledger ${one.usage}
-  ${COMMON}
-${EXIT_STATUS}`;
+  if (one) {
+    const store = one.offline ? [] : [`  ${COMMON}`];
+    const postings = one.options.includes('ledger-db') ? [`  ${POSTINGS_DB}`] : [];
+    return [`usage: ledger ${one.usage}`, ...store, ...postings, EXIT_STATUS].join('\n');
+  }
   const all = Object.values(COMMANDS).map((c) => `  ${c.usage}`);
-  return `usage: ledger <command> ${COMMON}
-${all.join('\n')}
-${EXIT_STATUS}`;
+  return [`usage: ledger <command> ${COMMON}`, ...all, `  ${POSTINGS_DB}`, EXIT_STATUS].join('\n');
 }

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 import type { EventReader } from '@gateway/event-store';
 import { asOf } from './commands/as-of.command';
+import { balances } from './commands/balances.command';
+import { trialBalance } from './commands/trial-balance.command';
+import { verifyPostings } from './commands/verify-postings.command';
 import { exportTransactions } from './commands/export.command';
 import { history } from './commands/history.command';
 import { availableParallelism } from 'node:os';
@@ -9,6 +12,8 @@ import { unknownOutcomes } from './commands/unknown.command';
 import { verify } from './commands/verify.command';
 import { parseArgs, parseTime, UsageError } from './ledger-args';
 import { COMMANDS, usageOf } from './ledger-usage';
+import { ledgerDbOf, openPostings } from './postings/open-postings';
+import type { PostingsStore } from './postings/postings-store';
 import { checkpoint, embeddedLog, publicKey } from './commands/checkpoint.command';
 import { verifyExport } from './commands/verify-export.command';
 import { exportAudit } from './proofs/audit-export';
@@ -44,6 +49,16 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
       : verifyExport(positional, options.get('public-key'), io);
   const audited = openEventLog(dataDir, eventStoreSelectionOf(options));
   const log: EventReader = audited.log;
+  const withPostings = async (work: (store: PostingsStore) => Promise<number>) => {
+    const store = await openPostings(log, ledgerDbOf(dataDir, options.get('ledger-db')));
+    try {
+      return await work(store);
+    } finally {
+      store.close();
+    }
+  };
+  const asOfOption = options.get('as-of');
+  const asOfTime = asOfOption === undefined ? undefined : parseTime(asOfOption, '--as-of');
   try {
     switch (command) {
       case 'history':
@@ -78,8 +93,19 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
         return await unknownOutcomes(log, options.get('merchant'), io);
       case 'checkpoint':
         return await checkpoint(audited, dataDir, io);
-      default:
-        return await verify(audited, options.get('anchor'), io);
+      case 'balances':
+        return await withPostings((store) =>
+          balances(store, { merchantId: options.get('merchant'), asOf: asOfTime }, io),
+        );
+      case 'trial-balance':
+        return await withPostings((store) =>
+          trialBalance(store, asOfTime ?? new Date().toISOString(), io),
+        );
+      default: {
+        const chain = await verify(audited, options.get('anchor'), io);
+        const postings = await withPostings((store) => verifyPostings(log, store, io));
+        return Math.max(chain, postings);
+      }
     }
   } finally {
     await log.close();

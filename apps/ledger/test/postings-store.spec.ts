@@ -1,0 +1,129 @@
+import { ACCOUNTS, type Entry } from '@gateway/accounting';
+import { orderStreamId } from '@gateway/domain';
+import { InMemoryEventStore } from '@gateway/event-store';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  authorize,
+  capture,
+  created,
+  refund,
+} from '../../../libs/accounting/test/postings.fixtures';
+import { catchUp } from '../src/postings/catch-up';
+import { PostingsStore } from '../src/postings/postings-store';
+
+const { payerHolds, holdsPending, acquirerReceivable, merchantPayable } = ACCOUNTS;
+
+let dir: string;
+let store: PostingsStore;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'postings-'));
+  store = PostingsStore.open(join(dir, 'ledger.db'));
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** An entry at `time` moving `amount` from merchant_payable to acquirer_receivable. */
+function entry(position: number, time: string, amount: number): Entry {
+  return {
+    entryId: `${position}/0`,
+    time,
+    merchantId: 'M1',
+    currency: 'USD',
+    orderId: `o-${position}`,
+    eventType: 'CaptureProcessed',
+    lines: [
+      { account: acquirerReceivable, debit: amount },
+      { account: merchantPayable, credit: amount },
+    ],
+  };
+}
+
+const receivable = (asOf?: string) =>
+  store.balances(asOf === undefined ? {} : { asOf }).find((b) => b.account === acquirerReceivable)
+    ?.balance;
+
+describe('postings store', () => {
+  it('gives balances as of any time, exactly: days before summed, that day up to the time', () => {
+    store.append(
+      [
+        entry(1, '2026-11-24T23:59:59.999Z', 1_000),
+        entry(2, '2026-11-25T10:00:00.000Z', 20_000),
+        entry(3, '2026-11-25T10:00:00.001Z', 300_000),
+        entry(4, '2026-11-26T00:00:00.000Z', 4_000_000),
+      ],
+      undefined,
+      4n,
+    );
+    expect(receivable('2026-11-24T23:59:59.998Z')).toBeUndefined();
+    expect(receivable('2026-11-24T23:59:59.999Z')).toBe(1_000);
+    expect(receivable('2026-11-25T10:00:00.000Z')).toBe(21_000);
+    expect(receivable('2026-11-25T23:59:59.999Z')).toBe(321_000);
+    expect(receivable('2026-11-26T00:00:00.000Z')).toBe(4_321_000);
+    expect(receivable()).toBe(4_321_000);
+    expect(store.balances({ merchantId: 'M2' })).toEqual([]);
+  });
+
+  it('moves the checkpoint with the entries, once: a second writer from the same place records nothing', () => {
+    expect(store.checkpoint()).toBeUndefined();
+    expect(store.append([entry(1, '2026-11-25T10:00:00.000Z', 1_000)], undefined, 5n)).toBe(true);
+    expect(store.append([entry(1, '2026-11-25T10:00:00.000Z', 1_000)], undefined, 5n)).toBe(false);
+    expect(store.checkpoint()).toBe(5n);
+    expect(receivable()).toBe(1_000);
+    expect(store.entriesBetween(undefined, 5n)).toEqual([
+      entry(1, '2026-11-25T10:00:00.000Z', 1_000),
+    ]);
+  });
+
+  it('names the first entry whose lines do not sum to zero', () => {
+    const broken = {
+      ...entry(2, '2026-11-25T10:00:00.000Z', 5),
+      lines: [{ account: acquirerReceivable, debit: 5 }],
+    };
+    store.append([entry(1, '2026-11-25T09:00:00.000Z', 1), broken], undefined, 2n);
+    expect(store.firstUnbalanced('2026-11-25T09:30:00.000Z')).toBeUndefined();
+    expect(store.firstUnbalanced('2026-11-25T10:00:00.000Z')).toEqual({
+      entryId: '2/0',
+      currency: 'USD',
+      imbalance: 5,
+    });
+  });
+});
+
+describe('catch-up from the event log', () => {
+  const stream = orderStreamId('M1', 'o-1');
+  const append = (log: InMemoryEventStore, events: readonly { type: string; data: unknown }[]) =>
+    log.appendToStream(
+      stream,
+      events.map((e, i) => ({ ...e, eventId: `${e.type}-${i}-${Math.random()}`, metadata: {} })),
+      'any',
+    );
+
+  it('posts each event once, resuming at its checkpoint, folding an order it forgot again', async () => {
+    const log = new InMemoryEventStore();
+    await append(log, [created, authorize('a1', 100_000)]);
+    await log.appendToStream(
+      'settlement:M1:20261126',
+      [{ eventId: 'x', type: 'Other', data: {}, metadata: {} }],
+      'any',
+    );
+    expect(await catchUp(log, store)).toBe(2);
+    await append(log, [capture('c1', 60_000), refund('r1', 10_000)]);
+    // A fresh store object: nothing remembered but the checkpoint, so the order is folded again.
+    store.close();
+    store = PostingsStore.open(join(dir, 'ledger.db'));
+    expect(await catchUp(log, store)).toBe(2);
+    expect(await catchUp(log, store)).toBe(0);
+    const balances = Object.fromEntries(store.balances().map((b) => [b.account, b.balance]));
+    expect(balances).toEqual({
+      [payerHolds]: 40_000,
+      [holdsPending]: -40_000,
+      [acquirerReceivable]: 50_000,
+      [merchantPayable]: -50_000,
+    });
+    expect(store.firstUnbalanced('9999-12-31T00:00:00.000Z')).toBeUndefined();
+  });
+});
