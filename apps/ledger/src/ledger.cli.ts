@@ -18,6 +18,7 @@ import { checkpoint, embeddedLog, publicKey } from './commands/checkpoint.comman
 import { verifyExport } from './commands/verify-export.command';
 import { exportAudit } from './proofs/audit-export';
 import { loadSigningKey } from './proofs/signing-key';
+import { stopProgressBars } from './progress-bar';
 import {
   dataDirOf,
   eventStoreSelectionOf,
@@ -158,6 +159,7 @@ async function main(): Promise<void> {
   try {
     process.exitCode = await runLedger(argv, { out: process.stdout, err: process.stderr });
   } catch (error) {
+    stopProgressBars(); // the bar's line cleared before the message
     if (error instanceof UsageError) {
       const command = argv[0] in COMMANDS ? argv[0] : undefined;
       process.stderr.write(`ledger: ${error.message}\n${usageOf(command)}\n`);
@@ -166,6 +168,8 @@ async function main(): Promise<void> {
       process.stderr.write(`ledger: ${(error as Error).message}\n`);
       process.exitCode = 1;
     }
+  } finally {
+    stopProgressBars();
   }
 }
 

@@ -20,6 +20,7 @@ export class ProgressBar {
       format: `${label} [{bar}] {percentage}% {count} ${unit} {rate} ${unit}/s`,
     });
     this.bar.start(STEPS, 0, { count: '0', rate: '0' });
+    LIVE.add(this);
   }
 
   /** `fraction` of the work done, `count` items so far. */
@@ -34,7 +35,15 @@ export class ProgressBar {
   /** Clears the line; always called, as the bar's redraw timer would keep the process alive. */
   done(): void {
     this.bar.stop();
+    LIVE.delete(this);
   }
+}
+
+/** Bars a failed command left drawing: stopped by the CLI before it exits, whatever happened. */
+const LIVE = new Set<ProgressBar>();
+
+export function stopProgressBars(): void {
+  for (const bar of LIVE) bar.done();
 }
 
 const STEPS = 1000;
