@@ -89,9 +89,22 @@ describe('ledger CLI (finance) against a gateway on the KurrentDB protocol stand
     expect(replayed.code).toBe(0);
   });
 
+  it("balances and the trial balance from the cluster's events, ledger.db in the data directory", async () => {
+    const balances = await ledger('balances', '--merchant', 'TESTMERCHANT');
+    expect(balances.code).toBe(0);
+    expect(balances.stdout).toMatch(/^TESTMERCHANT\s+USD\s+acquirer_receivable\s+30\.00$/m);
+    expect(balances.stdout).toMatch(/^TESTMERCHANT\s+USD\s+payer_holds\s+50\.00$/m);
+    const trial = await ledger('trial-balance');
+    expect(trial.code).toBe(0);
+    expect(trial.stdout).toMatch(/^USD\s+TOTAL\s+85\.00\s+85\.00$/m);
+    expect(existsSync(join(gateway.dataDir, 'ledger.db'))).toBe(true);
+  });
+
   it('verify passes on the untouched cluster, then names the position of a tampered event', async () => {
     const clean = await ledger('verify');
-    expect(clean.stdout).toBe('5 events in 2 streams checked, intact\n');
+    expect(clean.stdout).toBe(
+      '5 events in 2 streams checked, intact\n3 postings of 5 events follow from the events\n',
+    );
     expect(clean.code).toBe(0);
     // The flags select the store as well as the environment does.
     const byFlags = await runLedgerCli(

@@ -26,6 +26,15 @@ const SCHEMA = `
     amount INTEGER NOT NULL, PRIMARY KEY (day, merchant, currency, account)) WITHOUT ROWID;
 `;
 
+/** An account's movement on one UTC day, as the daily table keeps it. */
+interface DailyMovement {
+  readonly day: string;
+  readonly merchant: string;
+  readonly currency: string;
+  readonly account: Account;
+  amount: number;
+}
+
 /** An account's balance: debits less credits (a credit balance is negative). */
 export interface Balance {
   readonly merchantId: string;
@@ -116,7 +125,10 @@ export class PostingsStore {
     return this.db
       .transaction(() => {
         if (this.checkpoint() !== from) return false;
-        for (const entry of entries) this.insert(entry);
+        // Each account's movement per day summed over the batch: one upsert each, not one a line.
+        const days = new Map<string, DailyMovement>();
+        for (const entry of entries) this.insert(entry, days);
+        for (const movement of days.values()) this.statements.daily.run(movement);
         this.statements.checkpoint.run(upTo.toString());
         return true;
       })
@@ -216,7 +228,7 @@ export class PostingsStore {
     this.db.close();
   }
 
-  private insert(entry: Entry): void {
+  private insert(entry: Entry, days: Map<string, DailyMovement>): void {
     const [position, n] = entry.entryId.split('/');
     const { time, merchantId: merchant, currency } = entry;
     this.statements.entry.run({
@@ -238,7 +250,11 @@ export class PostingsStore {
         time,
         ...common,
       });
-      this.statements.daily.run({ day: time.slice(0, 10), ...common });
+      const day = time.slice(0, 10);
+      const key = `${day} ${merchant} ${currency} ${line.account}`;
+      const movement = days.get(key);
+      if (movement) movement.amount += common.amount;
+      else days.set(key, { day, ...common });
     });
   }
 }
