@@ -278,6 +278,17 @@ describe('ledger CLI (finance) against a data directory written by a real gatewa
     expect(tampered.stdout).toContain(
       `TAMPERED position ${capturePosition} (stream order:TESTMERCHANT:fin-1, revision 2): altered`,
     );
+
+    // The head rehashed, as by an intruder rewriting the chain: the checkpoints signed earlier show it.
+    tamper(
+      join(gateway.dataDir, 'events.db'),
+      `UPDATE events SET hash = '${'0'.repeat(64)}' WHERE position = 6`,
+    );
+    const rewritten = await ledger(gateway.dataDir, 'verify');
+    expect(rewritten.code).toBe(1);
+    expect(rewritten.stdout).toMatch(
+      /^TAMPERED position 6: anchor: holds another hash than the checkpoint signed at \S+: the log was rewritten up to here$/m,
+    );
   });
 
   it('usage mistakes exit 2 with the usage; --help on every command prints its own', async () => {

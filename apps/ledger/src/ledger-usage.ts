@@ -41,8 +41,9 @@ export const COMMANDS: Record<string, Command> = {
   verify: {
     options: ['anchor', 'ledger-db'],
     usage: `verify [--anchor POSITION:HASH] [--ledger-db FILE]  check the tamper-evidence hash chain
-                                                      (--anchor: embedded store only), and that
-                                                      the postings follow from the events`,
+                                                      (--anchor: embedded store only), the kept
+                                                      signed checkpoints, and that the postings
+                                                      follow from the events`,
   },
   balances: {
     options: ['merchant', 'as-of', 'ledger-db'],

@@ -103,7 +103,7 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
           trialBalance(store, asOfTime ?? new Date().toISOString(), io),
         );
       default: {
-        const chain = await verify(audited, options.get('anchor'), io);
+        const chain = await verify(audited, options.get('anchor'), dataDir, io);
         const postings = await withPostings((store) => verifyPostings(log, store, io));
         return Math.max(chain, postings);
       }
