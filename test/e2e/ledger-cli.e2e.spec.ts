@@ -2,7 +2,7 @@ import { SqliteOrderSummaryReadModel } from '@gateway/projections';
 import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import {
   authorizeBody,
   merchantClient,
@@ -10,9 +10,8 @@ import {
   startGateway,
   type RunningGateway,
 } from '../support/gateway-process';
-import { runBuiltCli, runLedgerCli } from '../support/ledger-process';
-
-const KEYS_CLI = resolve(__dirname, '../../dist/apps/gateway/src/cli/keys.cli.js');
+import { makeKeysFile } from '../support/keys-file';
+import { runLedgerCli } from '../support/ledger-process';
 
 /** Runs the built CLI as finance would, against the data directory. */
 const ledger = (dataDir: string, ...args: string[]) =>
@@ -208,9 +207,7 @@ describe('ledger CLI (finance) against a data directory written by a real gatewa
 
   it('an audit export, signed with the keys file key, verifies offline; one edited line fails naming it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-proofs-'));
-    const keysFile = join(dir, 'keys.json');
-    expect((await runBuiltCli(KEYS_CLI, ['new', '--out', keysFile])).code).toBe(0);
-    const signer = { GATEWAY_KEYS_FILE: keysFile };
+    const signer = makeKeysFile().env;
     const key = await runLedgerCli(['public-key', '--data-dir', gateway.dataDir], signer);
     expect(key.stdout).toMatch(/^[A-Za-z0-9+/]{43}=\n$/);
     const checkpoint = await runLedgerCli(['checkpoint', '--data-dir', gateway.dataDir], signer);
