@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { openSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { PostingsStore } from '../apps/ledger/src/postings/postings-store';
 import { startServer } from './processes';
 
 /**
@@ -91,6 +92,31 @@ async function longestFold(dataDir: string) {
   };
 }
 
+/**
+ * The postings store built from nothing by `ledger balances` (a process: rate and peak RSS), then
+ * a balance as of the middle event's time, in-process (median of 7: the query, not a start-up).
+ */
+async function postings(dataDir: string, head: bigint) {
+  for (const suffix of ['', '-wal', '-shm'])
+    rmSync(join(dataDir, `ledger.db${suffix}`), { force: true });
+  const built = await timed(['balances', '--data-dir', dataDir], false);
+  const raw = new Database(join(dataDir, 'events.db'), { readonly: true });
+  const middle = raw
+    .prepare('SELECT recorded_at FROM events WHERE position >= ? ORDER BY position LIMIT 1')
+    .pluck()
+    .get(head / 2n) as string;
+  raw.close();
+  const store = PostingsStore.open(join(dataDir, 'ledger.db'));
+  const runs: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const t0 = performance.now();
+    store.balances({ asOf: middle });
+    runs.push(performance.now() - t0);
+  }
+  store.close();
+  return { built, asOfMs: runs.sort((a, b) => a - b)[3] };
+}
+
 async function main(): Promise<void> {
   for (const dataDir of process.argv.slice(2).map((d) => resolve(d))) {
     const log = SqliteEventLog.open(join(dataDir, 'events.db'));
@@ -103,6 +129,7 @@ async function main(): Promise<void> {
     const replayCpu = /CPU ([\d.]+) s/.exec(replay.stdout)?.[1];
     const exported = await timed(['export', '--data-dir', dataDir, '--format', 'csv'], false);
     const rows = Number(/exported (\d+) rows/.exec(exported.stderr)?.[1]);
+    const posted = await postings(dataDir, head);
     const verify = await timed(['verify', '--data-dir', dataDir]);
     const fold = await longestFold(dataDir);
     console.log(`\n${dataDir}: ${events} events`);
@@ -116,7 +143,10 @@ async function main(): Promise<void> {
       `export csv: ${rows} rows in ${exported.seconds.toFixed(1)} s = ${Math.round(rows / exported.seconds)} rows/s, peak RSS ${exported.peakRssMb.toFixed(0)} MB`,
     );
     console.log(
-      `verify: ${verify.seconds.toFixed(1)} s = ${Math.round(events / verify.seconds)} events/s, peak RSS ${verify.peakRssMb.toFixed(0)} MB; ${verify.stdout.trim().split('\n').at(-1)?.slice(0, 60)}`,
+      `postings built from nothing (balances): ${posted.built.seconds.toFixed(1)} s = ${Math.round(events / posted.built.seconds)} events/s, peak RSS ${posted.built.peakRssMb.toFixed(0)} MB; balances as of the middle event: ${posted.asOfMs.toFixed(1)} ms (median of 7)`,
+    );
+    console.log(
+      `verify (chain, then postings): ${verify.seconds.toFixed(1)} s = ${Math.round(events / verify.seconds)} events/s, peak RSS ${verify.peakRssMb.toFixed(0)} MB; ${verify.stdout.trim().split('\n').at(-1)?.slice(0, 60)}`,
     );
     console.log(
       `longest stream: ${fold.events} events, read ${fold.readMs.toFixed(1)} ms, fold ${fold.foldMs.toFixed(1)} ms (median of 7)`,

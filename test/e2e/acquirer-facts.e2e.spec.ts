@@ -137,7 +137,7 @@ describe('the acquirer’s facts on retrieval and in the order list', () => {
     expect((await api.put('/order/d-1/transaction/r1', tooMuch)).status).toBe(400);
   });
 
-  it('the order list filters by CHARGEBACK_PROCESSED; ledger unknown finds nothing left', async () => {
+  it('the order list filters by CHARGEBACK_PROCESSED; the ledger finds no UNKNOWN money left and shows the chargeback', async () => {
     await projectionCaughtUp(gateway);
     const list = await merchantClient(gateway).get('/order?status=CHARGEBACK_PROCESSED');
     expect(list.body.order).toEqual([
@@ -145,5 +145,9 @@ describe('the acquirer’s facts on retrieval and in the order list', () => {
     ]);
     const ledger = await runLedgerCli(['unknown', '--data-dir', dataDir]);
     expect(ledger.stdout).toBe('currency  transactions  amount\n');
+    const asOf = await runLedgerCli(['as-of', M, 'd-1', '2999-01-01', '--data-dir', dataDir]);
+    expect(asOf.stdout).toMatch(/^status +CHARGEBACK_PROCESSED$/m);
+    expect(asOf.stdout).toMatch(/^total charged back 5\.00$/m);
+    expect(asOf.stdout).toMatch(/^cb-D-9 +CHARGEBACK +5\.00 +APPROVED /m);
   });
 });

@@ -37,6 +37,8 @@ import { GatewayClock } from './clock/gateway-clock';
 import { KeyedMutex } from './order/keyed-mutex';
 import { OperatorGuard } from './operator/operator.guard';
 import { AcquirerOperatorHttpController } from './operator/acquirer-operator.http.controller';
+import { ClockHttpController } from './operator/clock.http.controller';
+import { janitorProviders } from './janitor/janitor.providers';
 import { ListOrdersHandler } from './order/list-orders.query';
 import { OrderListHttpController } from './order/order-list.http.controller';
 import { OrderEventFeed } from './order-events/order-event.feed';
@@ -143,6 +145,7 @@ export class AppModule {
         CheckoutHttpController,
         CheckoutScriptHttpController,
         AcquirerOperatorHttpController,
+        ClockHttpController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -306,6 +309,8 @@ export class AppModule {
         ...checkoutProviders(),
         ...settlementProviders(config, !primary),
         metricsTextProvider,
+        // The janitor runs where the writer is: not in a request process of several.
+        ...(primary ? [] : janitorProviders(config)),
         // Last: they take the place of the providers above of the same tokens.
         ...(primary ? workerProviders(config, primary) : []),
       ],

@@ -254,6 +254,14 @@ describe('the public order event', () => {
         },
       },
     ]);
+    // The document holds each type to its members: a settlement lists what it settled, only it.
+    const json = (value: unknown) => JSON.parse(JSON.stringify(value));
+    const { settledTransactions, ...unlisted } = json(settlement);
+    expect(asyncApi.validate('orderEvent', unlisted)).not.toEqual([]);
+    expect(asyncApi.validate('orderEvent', { ...json(charged), settledTransactions })).not.toEqual(
+      [],
+    );
+    expect(asyncApi.validate('orderEvent', json(settlement))).toEqual([]);
     // Orders the acquirer never took money from keep their shape.
     expect(events[5].order).not.toHaveProperty('totalChargebackAmount');
   });

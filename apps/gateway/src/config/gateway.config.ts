@@ -153,6 +153,9 @@ export function loadConfig(
     problems.push(
       `GATEWAY_WORKERS=${config.workers} needs the embedded event store (GATEWAY_EVENT_STORE=sqlite): on KurrentDB, run several nodes instead`,
     );
+  // Each process has its own manual clock; the janitor runs in the primary, which serves no HTTP.
+  if (config.workers > 1 && config.acquirerLater.clock === 'manual')
+    problems.push(`GATEWAY_CLOCK=manual needs GATEWAY_WORKERS=1 (one process, one clock)`);
   if (problems.length) throw new ConfigError(problems);
   return config;
 }

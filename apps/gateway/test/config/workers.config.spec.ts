@@ -24,4 +24,11 @@ describe('GATEWAY_WORKERS', () => {
       'GATEWAY_WORKERS=2 needs the embedded event store (GATEWAY_EVENT_STORE=sqlite): on KurrentDB, run several nodes instead',
     );
   });
+
+  it('refuses a manual clock: each process would have its own, the janitor runs in the primary', () => {
+    expect(loadConfig({ GATEWAY_CLOCK: 'manual' }).acquirerLater.clock).toBe('manual');
+    expect(() => loadConfig({ GATEWAY_CLOCK: 'manual', GATEWAY_WORKERS: '2' })).toThrow(
+      'GATEWAY_CLOCK=manual needs GATEWAY_WORKERS=1 (one process, one clock)',
+    );
+  });
 });

@@ -44,6 +44,7 @@ export async function asOf(
     `total authorized  ${formatAmount(totals.authorized)}`,
     `total captured    ${formatAmount(totals.captured)}`,
     `total refunded    ${formatAmount(totals.refunded)}`,
+    ...(totals.chargedBack ? [`total charged back ${formatAmount(totals.chargedBack)}`] : []),
     `created           ${state.creationTime}`,
     `last updated      ${state.lastUpdatedTime}`,
     '',

@@ -2113,6 +2113,8 @@ export interface components {
         totalCapturedAmount?: number;
         /** @description Amount refunded and not voided */
         totalRefundedAmount?: number;
+        /** @description Amount the acquirer took back (CHARGEBACK transactions); present once it took any */
+        totalChargebackAmount?: number;
         /**
          * Format: uri
          * @description Target of webhook notifications
@@ -2134,6 +2136,7 @@ export interface components {
           | 'AUTHORIZATION'
           | 'AUTHORIZATION_UPDATE'
           | 'CAPTURE'
+          | 'CHARGEBACK'
           | 'PAYMENT'
           | 'REFUND'
           | 'REFUND_REQUEST'
@@ -2162,8 +2165,49 @@ export interface components {
           | 'MOTO'
           | 'TELEPHONE_ORDER'
           | 'VOICE_RESPONSE';
-        /** @description The transaction voided or refunded */
+        /** @description The transaction voided, refunded or charged back */
         targetTransactionId?: string;
+        /** @description Captures and payments: the acquirer's disputes of it, oldest first */
+        disputes?: {
+          /** @description The acquirer's dispute id */
+          id: string;
+          /** @description Amount disputed */
+          amount: number;
+          /**
+           * @description Open, or ended by a chargeback
+           * @enum {string}
+           */
+          status: 'OPEN' | 'CHARGEBACK_PROCESSED';
+          /**
+           * Format: date-time
+           * @description When the gateway learnt of it
+           */
+          openedTime: string;
+          /** @description The CHARGEBACK transaction that ended it */
+          chargebackTransactionId?: string;
+        }[];
+        /** @description The acquirer's batch */
+        acquirer?: {
+          /** @description The settlement batch, yyyymmdd */
+          batch?: number;
+          /**
+           * Format: date
+           * @description The day it settles
+           */
+          settlementDate?: string;
+          /** @description Present once the acquirer settled it */
+          settlement?: {
+            /** @description Amount settled (the transaction amount, unless settled short) */
+            amount: number;
+            /** @description The acquirer's fee */
+            fee: number;
+            /**
+             * Format: date-time
+             * @description When the gateway learnt of it
+             */
+            time: string;
+          };
+        };
         /** @description Authorization code from the acquirer */
         authorizationCode?: string;
         /** @description Receipt number from the acquirer */
@@ -2346,6 +2390,8 @@ export interface components {
       totalCapturedAmount?: number;
       /** @description Amount refunded and not voided */
       totalRefundedAmount?: number;
+      /** @description Amount the acquirer took back (CHARGEBACK transactions); present once it took any */
+      totalChargebackAmount?: number;
       /**
        * Format: uri
        * @description Target of webhook notifications
@@ -2465,6 +2511,8 @@ export interface components {
       totalCapturedAmount?: number;
       /** @description Amount refunded and not voided */
       totalRefundedAmount?: number;
+      /** @description Amount the acquirer took back; present once it took any */
+      totalChargebackAmount?: number;
       /**
        * Format: date-time
        * @description When the order was created
