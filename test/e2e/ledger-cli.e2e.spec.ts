@@ -211,7 +211,9 @@ describe('ledger CLI (finance) against a data directory written by a real gatewa
     const key = await runLedgerCli(['public-key', '--data-dir', gateway.dataDir], signer);
     expect(key.stdout).toMatch(/^[A-Za-z0-9+/]{43}=\n$/);
     const checkpoint = await runLedgerCli(['checkpoint', '--data-dir', gateway.dataDir], signer);
-    expect(checkpoint.stdout).toMatch(/^signed checkpoint position \d+ hash [0-9a-f]{64} at /);
+    expect(checkpoint.stdout).toMatch(
+      /^6 events checked, intact;.*\nsigned checkpoint position 6 hash [0-9a-f]{64} at /,
+    );
     const file = join(dir, 'audit.jsonl');
     const args = ['export', '--format', 'audit', '--out', file, '--data-dir', gateway.dataDir];
     expect((await runLedgerCli(args, signer)).code).toBe(0);
@@ -281,6 +283,11 @@ describe('ledger CLI (finance) against a data directory written by a real gatewa
       join(gateway.dataDir, 'events.db'),
       `UPDATE events SET hash = '${'0'.repeat(64)}' WHERE position = 6`,
     );
+    const refused = await runLedgerCli(
+      ['checkpoint', '--data-dir', gateway.dataDir],
+      makeKeysFile().env,
+    );
+    expect([refused.code, refused.stderr]).toEqual([1, 'not signed: the log fails its check\n']);
     const rewritten = await ledger(gateway.dataDir, 'verify');
     expect(rewritten.code).toBe(1);
     expect(rewritten.stdout).toMatch(

@@ -57,8 +57,8 @@ export const COMMANDS: Record<string, Command> = {
   },
   checkpoint: {
     options: [],
-    usage: `checkpoint                                          sign the log's head with the ledger key
-                                                      and keep it (embedded store only)`,
+    usage: `checkpoint                                          check the chain, sign the log's head with
+                                                      the ledger key, keep it (embedded store only)`,
   },
   'public-key': {
     options: [],

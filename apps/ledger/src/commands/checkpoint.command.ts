@@ -3,10 +3,12 @@ import { UsageError } from '../ledger-args';
 import { publicKeyText, signCheckpoint } from '../proofs/checkpoint';
 import { keepCheckpoint } from '../proofs/checkpoints-file';
 import { loadSigningKey } from '../proofs/signing-key';
+import { verify } from './verify.command';
 
 /**
- * `checkpoint`: signs the log's head with the ledger key and keeps it in the data directory
- * (run it from cron: every later audit export of a range holding that position carries it).
+ * `checkpoint`: checks the hash chain (as `verify` does), then signs the log's head with the
+ * ledger key and keeps it in the data directory (run it from cron: every later audit export of a
+ * range holding that position carries it). A log that fails the check is not signed for.
  */
 export async function checkpoint(
   audited: AuditedLog,
@@ -15,6 +17,10 @@ export async function checkpoint(
 ): Promise<number> {
   const log = embeddedLog(audited);
   const key = loadSigningKey(dataDir);
+  if ((await verify(audited, undefined, dataDir, io)) !== 0) {
+    io.err.write('not signed: the log fails its check\n');
+    return 1;
+  }
   const head = await log.headPosition();
   if (head === undefined) {
     io.err.write('the log is empty: nothing to sign\n');
