@@ -1,5 +1,7 @@
 import { SqliteOrderSummaryReadModel } from '@gateway/projections';
 import Database from 'better-sqlite3';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   authorizeBody,
@@ -8,6 +10,7 @@ import {
   startGateway,
   type RunningGateway,
 } from '../support/gateway-process';
+import { makeKeysFile } from '../support/keys-file';
 import { runLedgerCli } from '../support/ledger-process';
 
 /** Runs the built CLI as finance would, against the data directory. */
@@ -202,6 +205,42 @@ describe('ledger CLI (finance) against a data directory written by a real gatewa
     expect(bad.stderr).toContain('--threads must be a whole number from 1 to 64');
   });
 
+  it('an audit export, signed with the keys file key, verifies offline; one edited line fails naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-proofs-'));
+    const signer = makeKeysFile().env;
+    const key = await runLedgerCli(['public-key', '--data-dir', gateway.dataDir], signer);
+    expect(key.stdout).toMatch(/^[A-Za-z0-9+/]{43}=\n$/);
+    const checkpoint = await runLedgerCli(['checkpoint', '--data-dir', gateway.dataDir], signer);
+    expect(checkpoint.stdout).toMatch(
+      /^6 events checked, intact;.*\nsigned checkpoint position 6 hash [0-9a-f]{64} at /,
+    );
+    const file = join(dir, 'audit.jsonl');
+    const args = ['export', '--format', 'audit', '--out', file, '--data-dir', gateway.dataDir];
+    expect((await runLedgerCli(args, signer)).code).toBe(0);
+
+    const auditor = (f: string) =>
+      runLedgerCli(['verify-export', f, '--public-key', key.stdout.trim()]);
+    const intact = await auditor(file);
+    expect([intact.code, intact.stdout]).toEqual([
+      0,
+      expect.stringMatching(/2 signed checkpoints: verified\n$/),
+    ]);
+
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = lines.findIndex((line) => line.includes('\\"amount\\":60000'));
+    lines[at] = lines[at].replace('\\"amount\\":60000', '\\"amount\\":6000');
+    const edited = join(dir, 'edited.jsonl');
+    writeFileSync(edited, lines.join('\n'));
+    const tampered = await auditor(edited);
+    expect(tampered.code).toBe(1);
+    expect(tampered.stdout).toMatch(
+      new RegExp(
+        `^FAILED line ${at + 1}: \\(position \\d+, stream order:TESTMERCHANT:fin-1 revision 2\\) altered`,
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('replay and verify agree with a live gateway, then catch a diverged row and a tampered event', async () => {
     const replayed = await ledger(gateway.dataDir, 'replay');
     expect(replayed.stdout).toMatch(
@@ -238,11 +277,42 @@ describe('ledger CLI (finance) against a data directory written by a real gatewa
     expect(tampered.stdout).toContain(
       `TAMPERED position ${capturePosition} (stream order:TESTMERCHANT:fin-1, revision 2): altered`,
     );
+
+    // The head rehashed, as by an intruder rewriting the chain: the checkpoints signed earlier show it.
+    tamper(
+      join(gateway.dataDir, 'events.db'),
+      `UPDATE events SET hash = '${'0'.repeat(64)}' WHERE position = 6`,
+    );
+    const refused = await runLedgerCli(
+      ['checkpoint', '--data-dir', gateway.dataDir],
+      makeKeysFile().env,
+    );
+    expect([refused.code, refused.stderr]).toEqual([1, 'not signed: the log fails its check\n']);
+    const rewritten = await ledger(gateway.dataDir, 'verify');
+    expect(rewritten.code).toBe(1);
+    expect(rewritten.stdout).toMatch(
+      /^TAMPERED position 6: anchor: holds another hash than the checkpoint signed at \S+: the log was rewritten up to here$/m,
+    );
   });
 
-  it('usage mistakes exit 2 with the usage', async () => {
+  it('usage mistakes exit 2 with the usage; --help on every command prints its own', async () => {
     const run = await ledger(gateway.dataDir, 'frobnicate');
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/unknown command 'frobnicate'[\s\S]*usage: ledger/);
+    const whole = await runLedgerCli(['--help']);
+    expect(whole.code).toBe(0);
+    const commands = [...whole.stdout.matchAll(/^ {2}([a-z-]+)\b/gm)].map((m) => m[1]);
+    expect(commands).toEqual(expect.arrayContaining(['history', 'export', 'verify-export']));
+    for (const command of commands) {
+      const help = await runLedgerCli([command, '--help']);
+      expect([command, help.code, help.stdout]).toEqual([
+        command,
+        0,
+        expect.stringMatching(new RegExp(`^usage: ledger ${command}\\b`)),
+      ]);
+    }
+    const mistake = await ledger(gateway.dataDir, 'export', '--format', 'xml');
+    expect(mistake.code).toBe(2);
+    expect(mistake.stderr).toMatch(/--format must be one of[\s\S]*\nusage: ledger export /);
   });
 });

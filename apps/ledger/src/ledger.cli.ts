@@ -13,68 +13,46 @@ import { replay } from './commands/replay.command';
 import { unknownOutcomes } from './commands/unknown.command';
 import { verify } from './commands/verify.command';
 import { parseArgs, parseTime, UsageError } from './ledger-args';
+import { COMMANDS, usageOf } from './ledger-usage';
 import { ledgerDbOf, openPostings } from './postings/open-postings';
 import type { PostingsStore } from './postings/postings-store';
+import { checkpoint, embeddedLog, publicKey } from './commands/checkpoint.command';
+import { verifyExport } from './commands/verify-export.command';
+import { exportAudit } from './proofs/audit-export';
+import { loadSigningKey } from './proofs/signing-key';
+import { stopProgressBars } from './progress-bar';
 import {
   dataDirOf,
   eventStoreSelectionOf,
   openEventLog,
   toFile,
+  type AuditedLog,
   type LedgerOutput,
 } from './ledger-context';
 
-const USAGE = `usage: ledger <command> [--data-dir DIR]   (default: GATEWAY_DATA_DIR, else ./data)
-                [--event-store sqlite|kurrentdb] [--kurrentdb CONNECTION-STRING]
-                (default: GATEWAY_EVENT_STORE, KURRENTDB_CONNECTION_STRING, as the gateway)
-  history <merchant> <order> [--format table|jsonl]   every event of an order
-  as-of <merchant> <order> <time>                     the order as it stood at that time
-  export [--merchant M] [--from T1] [--to T2] [--format csv|jsonl] [--out FILE]
-                                                      every transaction recorded in [T1, T2)
-  replay [--out FILE] [--threads N]                   rebuild the read model (in N threads, default
-                                                      the cores, at most 4), compare with the live one
-  unknown [--merchant M]                              money whose outcome is still UNKNOWN, per
-                                                      currency (folded from the log)
-  daily --from D1 --to D2 [--merchant M] [--format table|csv|jsonl]
-                                                      per day (UTC), merchant and currency:
-                                                      authorised, captured, refunded, charged back,
-                                                      settled, fees, net (settled less fees)
-  reconcile --settlement FILE [--settlement FILE…] [--format table|jsonl]
-                                                      the acquirer's settlement files against the
-                                                      gateway's events: every exception by kind
-                                                      (exit 1), the matched totals per currency
-  verify [--anchor POSITION:HASH]                     check the tamper-evidence hash chain
-                                                      (--anchor: embedded store only), and that
-                                                      the postings follow from the events
-  balances [--merchant M] [--as-of T]                 every account's balance, now or as of T
-  trial-balance [--as-of T]                           debits equal credits per currency, or the
-                                                      first entry that breaks it
-  (balances, trial-balance, verify: [--ledger-db FILE], the postings store, default
-   DATA-DIR/ledger.db, caught up with the events first)
-exit status: 0 fine, 1 not found / differences / tampered, 2 usage`;
-
-const OPTIONS: Record<string, readonly string[]> = {
-  history: ['format'],
-  'as-of': [],
-  export: ['merchant', 'from', 'to', 'format', 'out'],
-  replay: ['out', 'threads'],
-  verify: ['anchor', 'ledger-db'],
-  unknown: ['merchant'],
-  reconcile: ['settlement', 'format'],
-  daily: ['from', 'to', 'merchant', 'format'],
-  balances: ['merchant', 'as-of', 'ledger-db'],
-  'trial-balance': ['as-of', 'ledger-db'],
-};
+/** Commands that read no event store: they answer without opening one. */
+const STORELESS = new Set(['public-key', 'verify-export']);
+const POSITIONAL = new Set(['history', 'as-of', 'verify-export']);
 
 /** Runs one command against the data directory's stores, opened read-only. */
 export async function runLedger(argv: readonly string[], io: LedgerOutput): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || !(command in OPTIONS))
+  if (command === '--help' || command === 'help') return help(undefined, io);
+  if (!command || !(command in COMMANDS))
     throw new UsageError(command ? `unknown command '${command}'` : 'no command');
+  if (rest.includes('--help') || rest.includes('-h')) return help(command, io);
   const common = ['data-dir', 'event-store', 'kurrentdb'];
-  const { positional, options, repeated } = parseArgs(rest, [...OPTIONS[command], ...common]);
+  const { positional, options, repeated } = parseArgs(rest, [
+    ...COMMANDS[command].options,
+    ...common,
+  ]);
   const dataDir = dataDirOf(options.get('data-dir'));
-  if (positional.length && !['history', 'as-of'].includes(command))
+  if (positional.length && !POSITIONAL.has(command))
     throw new UsageError(`${command} takes no argument '${positional[0]}'`);
+  if (STORELESS.has(command))
+    return command === 'public-key'
+      ? publicKey(dataDir, io)
+      : verifyExport(positional, options.get('public-key'), io);
   const audited = openEventLog(dataDir, eventStoreSelectionOf(options));
   const log: EventReader = audited.log;
   const withPostings = async (work: (store: PostingsStore) => Promise<number>) => {
@@ -94,6 +72,8 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
       case 'as-of':
         return await asOf(log, positional, io);
       case 'export':
+        if (options.get('format') === 'audit')
+          return await auditExport(audited, dataDir, options, io);
         return await toFile(options.get('out'), io, (output) =>
           exportTransactions(
             log,
@@ -125,6 +105,8 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
         return await reconcile(log, repeated.get('settlement') ?? [], options.get('format'), io);
       case 'unknown':
         return await unknownOutcomes(log, options.get('merchant'), io);
+      case 'checkpoint':
+        return await checkpoint(audited, dataDir, io);
       case 'balances':
         return await withPostings((store) =>
           balances(store, { merchantId: options.get('merchant'), asOf: asOfTime }, io),
@@ -134,7 +116,7 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
           trialBalance(store, asOfTime ?? new Date().toISOString(), io),
         );
       default: {
-        const chain = await verify(audited, options.get('anchor'), io);
+        const chain = await verify(audited, options.get('anchor'), dataDir, io);
         const postings = await withPostings((store) => verifyPostings(log, store, io));
         return Math.max(chain, postings);
       }
@@ -142,6 +124,34 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
   } finally {
     await log.close();
   }
+}
+
+function help(command: string | undefined, io: LedgerOutput): number {
+  io.out.write(`${usageOf(command)}\n`);
+  return 0;
+}
+
+/** An audit export covers every event of its period: the log links each to the one before. */
+function auditExport(
+  audited: AuditedLog,
+  dataDir: string,
+  options: ReadonlyMap<string, string>,
+  io: LedgerOutput,
+): Promise<number> {
+  if (options.has('merchant'))
+    throw new UsageError(
+      '--format audit exports every merchant: each event is chained to the one before it in the log',
+    );
+  const time = (name: string) => {
+    const text = options.get(name);
+    return text === undefined ? undefined : parseTime(text, `--${name}`);
+  };
+  const range = { from: time('from'), to: time('to') };
+  const log = embeddedLog(audited);
+  const key = loadSigningKey(dataDir);
+  return toFile(options.get('out'), io, (output) =>
+    exportAudit(log, range, { dataDir, key }, output),
+  );
 }
 
 function threadsOf(text: string | undefined): number {
@@ -162,13 +172,17 @@ async function main(): Promise<void> {
   try {
     process.exitCode = await runLedger(argv, { out: process.stdout, err: process.stderr });
   } catch (error) {
+    stopProgressBars(); // the bar's line cleared before the message
     if (error instanceof UsageError) {
-      process.stderr.write(`ledger: ${error.message}\n${USAGE}\n`);
+      const command = argv[0] in COMMANDS ? argv[0] : undefined;
+      process.stderr.write(`ledger: ${error.message}\n${usageOf(command)}\n`);
       process.exitCode = 2;
     } else {
       process.stderr.write(`ledger: ${(error as Error).message}\n`);
       process.exitCode = 1;
     }
+  } finally {
+    stopProgressBars();
   }
 }
 

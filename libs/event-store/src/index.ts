@@ -25,6 +25,8 @@ export { newEventId } from './event-id';
 export { eventHash, eventHashV2, GENESIS_HASH, streamEventHash } from './hash-chain';
 export type { ChainAnchor, ChainProblem, ChainProblemKind, ChainReport } from './chain-report';
 export type { VerifyOptions } from './sqlite/verify-hash-chain';
+export { hashOfChainedRow } from './sqlite/chained-rows';
+export type { ChainedRow } from './sqlite/chained-rows';
 export { verifyStreamChains } from './kurrentdb/verify-stream-chains';
 export type { StreamChainOptions } from './kurrentdb/verify-stream-chains';
 

@@ -18,6 +18,8 @@ export const KEY_FILES = {
   pageToken: 'page-token.key',
   /** Seals bank data when GATEWAY_DATA_KEYS does not give the keys. */
   bankData: 'bank-data.key',
+  /** The seed of the ledger's ed25519 key signing checkpoints (docs/ledger.md, "Proofs"). */
+  ledgerSigning: 'ledger-signing.key',
 } as const;
 
 export type KeyRole = keyof typeof KEY_FILES;

@@ -1,20 +1,28 @@
-import type { ChainAnchor, ChainReport } from '@gateway/event-store';
+import type { ChainAnchor, ChainProblem, ChainReport, SqliteEventLog } from '@gateway/event-store';
 import { UsageError } from '../ledger-args';
 import type { AuditedLog, LedgerOutput } from '../ledger-context';
 import { ProgressBar } from '../progress-bar';
+import { keptCheckpoints } from '../proofs/checkpoints-file';
 
 /**
  * `verify [--anchor position:hash]`: checks the hash chain of every event: on the embedded store
  * the log-wide chain (and prints the head to record for the next run), on KurrentDB each
- * stream's chain. Prints each problem with its position; exit 1 when anything was tampered with.
+ * stream's chain; on the embedded store also that every kept signed checkpoint (docs/ledger.md,
+ * "Proofs") still matches its event. Prints each problem with its position; exit 1 when anything
+ * was tampered with.
  */
 export async function verify(
   audited: AuditedLog,
   anchorText: string | undefined,
+  dataDir: string,
   io: LedgerOutput,
 ): Promise<number> {
   const anchor = anchorText === undefined ? undefined : parseAnchor(anchorText);
-  const report = await check(audited, anchor);
+  const chain = await check(audited, anchor);
+  const report =
+    audited.kind === 'sqlite'
+      ? { ...chain, problems: [...chain.problems, ...checkpointProblems(audited.log, dataDir)] }
+      : chain;
   for (const p of report.problems) {
     const where = p.streamId === undefined ? '' : ` (stream ${p.streamId}, revision ${p.revision})`;
     io.out.write(`TAMPERED position ${p.position}${where}: ${p.kind}: ${p.detail}\n`);
@@ -53,6 +61,22 @@ async function check(audited: AuditedLog, anchor: ChainAnchor | undefined): Prom
   });
   progress.done();
   return report;
+}
+
+/** Each kept checkpoint whose event is gone or holds another hash: the log was rewritten. */
+function checkpointProblems(log: SqliteEventLog, dataDir: string): ChainProblem[] {
+  const problems: ChainProblem[] = [];
+  for (const signed of keptCheckpoints(dataDir, 1n, BigInt(Number.MAX_SAFE_INTEGER))) {
+    const position = BigInt(signed.position);
+    const [row] = log.chainedRows(position, position);
+    if (row?.hash !== signed.hash)
+      problems.push({
+        kind: 'anchor',
+        position,
+        detail: `${row ? 'holds another hash than' : 'is gone, yet it is in'} the checkpoint signed at ${signed.signedAt}: the log was rewritten up to here`,
+      });
+  }
+  return problems;
 }
 
 function parseAnchor(text: string): ChainAnchor {

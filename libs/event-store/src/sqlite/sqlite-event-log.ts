@@ -11,6 +11,7 @@ import { SCHEMA_VERSION } from './schema';
 import { SqliteReads, type Shard } from './sqlite-reads';
 import type { ChainReport } from '../chain-report';
 import { verifyHashChain, type VerifyOptions } from './verify-hash-chain';
+import { chainedRows, positionsRecorded, type ChainedRow } from './chained-rows';
 
 /**
  * An embedded event store opened read-only, for audits while the gateway runs: no writer thread,
@@ -62,6 +63,16 @@ export class SqliteEventLog implements EventReader {
 
   verify(options?: VerifyOptions): ChainReport {
     return verifyHashChain(this.db, options);
+  }
+
+  /** The first and last positions of the events recorded in [from, to) (ISO times). */
+  positionsRecorded(from?: string, to?: string): { first: bigint; last: bigint } | undefined {
+    return positionsRecorded(this.db, from, to);
+  }
+
+  /** The events at positions `first` to `last` with their tamper evidence, streamed. */
+  chainedRows(first: bigint, last: bigint): IterableIterator<ChainedRow> {
+    return chainedRows(this.db, first, last);
   }
 
   async close(): Promise<void> {

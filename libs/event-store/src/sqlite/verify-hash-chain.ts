@@ -5,7 +5,8 @@ import {
   type ChainProblem,
   type ChainReport,
 } from '../chain-report';
-import { eventHash, eventHashV2, GENESIS_HASH } from '../hash-chain';
+import { GENESIS_HASH } from '../hash-chain';
+import { hashOfChainedRow } from './chained-rows';
 
 export interface VerifyOptions {
   readonly anchor?: ChainAnchor;
@@ -28,12 +29,6 @@ interface HashedRow {
   hash: string | null;
   chain_format: bigint;
 }
-
-/** The hash formula of each chain_format (schema.ts, migration 4). */
-const FORMATS = new Map([
-  [1n, eventHash],
-  [2n, eventHashV2],
-]);
 
 const PROGRESS_EVERY = 5000;
 
@@ -143,7 +138,7 @@ function checkAnchor(
 
 /** undefined: a format no code writes, which only an edit of the row can give. */
 function hashOf(row: HashedRow): string | undefined {
-  return FORMATS.get(row.chain_format)?.(row.previous_hash ?? '', row.log_previous_hash ?? '', {
+  return hashOfChainedRow({
     streamId: row.stream_id,
     revision: Number(row.revision),
     eventId: row.event_id,
@@ -151,5 +146,8 @@ function hashOf(row: HashedRow): string | undefined {
     data: row.data,
     metadata: row.metadata,
     recordedAt: row.recorded_at,
+    format: Number(row.chain_format),
+    previousHash: row.previous_hash ?? '',
+    logPreviousHash: row.log_previous_hash ?? '',
   });
 }
