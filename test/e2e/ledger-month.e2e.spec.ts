@@ -33,6 +33,8 @@ describe('a month of traffic closes: balanced days, daily totals, reconciliation
   const signer = makeKeysFile().env;
   /** per merchant, the sums of its transactions as Retrieve Order shows them */
   const retrieved = new Map<string, Figures>();
+  /** per merchant, what the files deliberately left unsettled: RECON-MISSING's, RECON-SHORT's 0.01s */
+  const unsettled = new Map<string, number>();
   const ledger = (...args: string[]) => runLedgerCli([...args, '--data-dir', dataDir], signer);
 
   beforeAll(async () => {
@@ -48,7 +50,7 @@ describe('a month of traffic closes: balanced days, daily totals, reconciliation
         seed: 19,
         outDir,
       });
-      for (const { merchantId, orderId } of month.orders) {
+      for (const { merchantId, orderId, kind } of month.orders) {
         const res = await merchantClient(gateway, merchantId as keyof typeof merchants).get(
           `/order/${orderId}`,
         );
@@ -67,6 +69,9 @@ describe('a month of traffic closes: balanced days, daily totals, reconciliation
           if (approved && ['CAPTURE', 'PAYMENT'].includes(type)) sums.captured += amount;
           if (approved && type === 'REFUND') sums.refunded += amount;
           if (type === 'CHARGEBACK') sums.chargedBack += amount;
+          const short = kind === 'recon-short' && type === 'CAPTURE' ? 10 : 0;
+          const missing = kind === 'recon-missing' && type === 'PAYMENT' ? amount : 0;
+          unsettled.set(merchantId, (unsettled.get(merchantId) ?? 0) + short + missing);
         }
         retrieved.set(merchantId, sums);
       }
@@ -135,6 +140,27 @@ describe('a month of traffic closes: balanced days, daily totals, reconciliation
         fees: fee,
         net,
       });
+    }
+  });
+
+  it("the month's balances: nothing UNKNOWN held; the receivable is what the files left unsettled, less what the acquirer took back", async () => {
+    const run = await ledger('balances');
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    const [header, , ...rows] = run.stdout.trimEnd().split('\n');
+    const creditColumn = header.indexOf('credit');
+    const balances = new Map<string, number>();
+    for (const row of rows) {
+      const [merchant, , account, amount] = row.trim().split(/\s+/);
+      const credit = row.lastIndexOf(amount) >= creditColumn;
+      balances.set(`${merchant} ${account}`, thousandths(amount) * (credit ? -1 : 1));
+    }
+    for (const merchantId of Object.keys(merchants)) {
+      const at = (account: string) => balances.get(`${merchantId} ${account}`) ?? 0;
+      expect([at('unknown_held'), at('unknown_pending')]).toEqual([0, 0]);
+      expect(at('chargebacks')).toBe(retrieved.get(merchantId)!.chargedBack);
+      expect(at('acquirer_receivable')).toBe(
+        unsettled.get(merchantId)! - retrieved.get(merchantId)!.chargedBack,
+      );
     }
   });
 
