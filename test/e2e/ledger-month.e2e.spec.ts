@@ -184,7 +184,11 @@ describe('a month of traffic closes: balanced days, daily totals, reconciliation
     expect(exceptions).toEqual(deliberate);
   });
 
-  it('a checkpointed, exported range verifies offline; one line tampered with fails naming it', async () => {
+  it('the log and its postings verify; a checkpointed, exported range verifies offline; one line tampered with fails naming it', async () => {
+    const verified = await ledger('verify');
+    expect([verified.code, verified.stderr]).toEqual([0, '']);
+    expect(verified.stdout).toMatch(/^\d+ events checked, intact; head \d+:[0-9a-f]{64}$/m);
+    expect(verified.stdout).toMatch(/^\d+ postings of \d+ events follow from the events$/m);
     expect((await ledger('checkpoint')).code).toBe(0);
     const dir = mkdtempSync(join(tmpdir(), 'ledger-month-audit-'));
     const file = join(dir, 'audit.jsonl');
