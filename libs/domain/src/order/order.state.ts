@@ -183,8 +183,6 @@ function step(folding: Folding | undefined, event: OrderEvent): Folding | undefi
     case 'VerificationProcessed':
     case 'AuthenticationInitiated':
     case 'BrowserPaymentInitiated':
-      if (folding) applyTransaction(folding, event.data);
-      return folding;
     case 'ChargebackProcessed':
       if (folding) applyTransaction(folding, event.data);
       return folding;
