@@ -10,7 +10,7 @@ import { OrderRejection } from './order.rejection';
 import { findTransaction, type Order, type OrderState, type TransactionState } from './order.state';
 import { isApproved } from './order.types';
 import { exceeds } from './operations/rejections';
-import { openDisputeAmount } from './transaction-log';
+import { isRefundable, refundableLeft } from './transaction-log';
 
 /**
  * What recording an acquirer's fact comes to. Idempotency is a result of its own: a fact the
@@ -99,10 +99,9 @@ function decideDispute(fact: OpenDispute, order: Order): AcquirerFactDecision {
     return ALREADY;
   const target = disputableTarget(fact, order);
   if ('kind' in target) return target;
-  const left = target.amount - target.refundedAmount - (target.chargedBackAmount ?? 0);
   const amountRejection = exceeds(
     fact.amount,
-    left - openDisputeAmount(target),
+    refundableLeft(target),
     `captured by transaction '${target.id}' and not yet refunded, charged back or disputed`,
   );
   if (amountRejection) return { kind: 'refused', rejection: amountRejection };
@@ -174,7 +173,7 @@ function disputableTarget(
   if (order.totals.captured === 0)
     return refused('order.id', `Order '${fact.orderId}' has nothing captured`);
   const target = findTransaction(order, fact.targetTransactionId);
-  if (!target || !isCapturedMoney(target))
+  if (!target || !isRefundable(target))
     return refused(
       'transaction.targetTransactionId',
       `Value '${fact.targetTransactionId}' is invalid. It must name an approved, unvoided capture or payment of the order`,
@@ -185,10 +184,6 @@ function disputableTarget(
       `Value '${fact.currency}' is invalid. The order's currency is ${order.currency}`,
     );
   return target;
-}
-
-function isCapturedMoney(t: TransactionState): boolean {
-  return (t.type === 'CAPTURE' || t.type === 'PAYMENT') && isApproved(t.gatewayCode) && !t.voided;
 }
 
 /**
@@ -222,5 +217,5 @@ function decideSettlement(fact: SettleTransactions, order: Order): AcquirerFactD
 }
 
 function isSettleable(t: TransactionState): boolean {
-  return isCapturedMoney(t) || (t.type === 'REFUND' && isApproved(t.gatewayCode) && !t.voided);
+  return isRefundable(t) || (t.type === 'REFUND' && isApproved(t.gatewayCode) && !t.voided);
 }

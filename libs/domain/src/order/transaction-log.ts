@@ -241,6 +241,7 @@ export function refundableLeft(t: TransactionState): number {
   return t.amount - t.refundedAmount - (t.chargedBackAmount ?? 0) - openDisputeAmount(t);
 }
 
-function isRefundable(t: TransactionState): boolean {
+/** An approved, unvoided capture or payment: captured money a refund, dispute or chargeback names. */
+export function isRefundable(t: TransactionState): boolean {
   return (t.type === 'CAPTURE' || t.type === 'PAYMENT') && isApproved(t.gatewayCode) && !t.voided;
 }

@@ -1,20 +1,10 @@
 import type { Refund } from '../order.commands';
 import { OrderRejection } from '../order.rejection';
-import {
-  findTransaction,
-  type Order,
-  type OrderState,
-  type TransactionState,
-} from '../order.state';
-import { isApproved } from '../order.types';
-import { openDisputeAmount, refundableLeft } from '../transaction-log';
+import { findTransaction, type Order, type OrderState } from '../order.state';
+import { isRefundable, openDisputeAmount, refundableLeft } from '../transaction-log';
 import type { OpensTransaction } from './operation-decider';
 import { processedRecord } from './processed';
 import { exceeds } from './rejections';
-
-function isRefundable(t: TransactionState): boolean {
-  return (t.type === 'CAPTURE' || t.type === 'PAYMENT') && isApproved(t.gatewayCode) && !t.voided;
-}
 
 function refundRejection(request: Refund, state: OrderState): OrderRejection | undefined {
   if (state.kind === 'NoOrder') {
