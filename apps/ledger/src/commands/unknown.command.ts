@@ -1,21 +1,9 @@
-import {
-  formatAmount,
-  merchantStreamPrefix,
-  ORDER_STREAM_PREFIX,
-  type GatewayCode,
-} from '@gateway/domain';
+import { formatAmount, merchantStreamPrefix, ORDER_STREAM_PREFIX } from '@gateway/domain';
 import type { EventReader, StoredEvent } from '@gateway/event-store';
 import { writeLine, type LedgerOutput } from '../ledger-context';
+import type { TransactionFields } from '../transaction-fields';
 
 const BATCH = 2000;
-
-type Fields = Partial<{
-  id: string;
-  transactionId: string;
-  amount: number;
-  currency: string;
-  gatewayCode: GatewayCode;
-}>;
 
 interface Unknown {
   readonly currency: string;
@@ -58,7 +46,7 @@ export async function unknownOutcomes(
 
 /** A transaction recorded UNKNOWN opens; a later event giving it another code closes it. */
 function track(open: Map<string, Unknown>, event: StoredEvent): void {
-  const data = (event.data ?? {}) as Fields;
+  const data = (event.data ?? {}) as TransactionFields;
   if (data.gatewayCode === undefined) return;
   const key = `${event.streamId}/${data.id ?? data.transactionId}`;
   if (data.gatewayCode !== 'UNKNOWN') open.delete(key);
