@@ -137,6 +137,8 @@ export function buildPublicOrderEvent(
       `Event ${event.eventId} of ${event.streamId} names no transaction of its order`,
     );
   const settled = event.type === 'TransactionsSettled' ? settledOf(order, event) : undefined;
+  const render = (t: TransactionState) =>
+    renderTransaction(order, t, undefined, { cardMask: view.cardMask });
   return {
     specVersion: ORDER_EVENT_SPEC_VERSION,
     eventId: event.eventId,
@@ -147,16 +149,8 @@ export function buildPublicOrderEvent(
     position: event.position.toString(),
     recordedAt: event.recordedAt,
     order: renderOrderStatus(order, order),
-    ...(tx
-      ? { transaction: renderTransaction(order, tx, undefined, { cardMask: view.cardMask }) }
-      : {}),
-    ...(settled
-      ? {
-          settledTransactions: settled.map((t) =>
-            renderTransaction(order, t, undefined, { cardMask: view.cardMask }),
-          ),
-        }
-      : {}),
+    ...(tx ? { transaction: render(tx) } : {}),
+    ...(settled ? { settledTransactions: settled.map(render) } : {}),
   };
 }
 
