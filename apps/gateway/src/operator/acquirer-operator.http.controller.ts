@@ -120,7 +120,7 @@ export class AcquirerOperatorHttpController {
   }
 }
 
-function stringAt(body: Json, field: string): string | undefined {
+function stringAt(body: Json, field: string): string {
   const value = body[field];
   if (value === undefined) throw ApiError.invalid(`${field} is missing`, field, 'MISSING');
   if (typeof value !== 'string')
