@@ -124,11 +124,11 @@ function writeSettlement(
   answer: GatewayAnswer,
   io: CliOutput,
 ): number {
-  const lines = answer.text.split('\n').filter((line) => line !== '').length;
   if (command.out === '-') {
     io.write(answer.text);
     return 0;
   }
+  const lines = answer.text.split('\n').filter((line) => line !== '').length;
   const temporary = `${command.out}.${process.pid}.tmp`;
   writeFileSync(temporary, answer.text);
   renameSync(temporary, command.out);
