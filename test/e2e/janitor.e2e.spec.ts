@@ -54,18 +54,11 @@ describe('the janitor over HTTP', () => {
     await receiver?.close();
   });
 
-  const notifying = (orderId: string) => ({
-    order: {
-      amount: '',
-      currency: 'USD',
-      notificationUrl: `${receiver.url}${receiverPath(orderId, 'ok')}`,
-    },
-  });
   const authorize = async (orderId: string, amount: string, expiry?: typeof UNKNOWN_EXPIRY) => {
-    const extra = notifying(orderId);
+    const notificationUrl = `${receiver.url}${receiverPath(orderId, 'ok')}`;
     const put = await api.put(
       `/order/${orderId}/transaction/auth-1`,
-      authorizeBody(amount, expiry, { order: { ...extra.order, amount } }),
+      authorizeBody(amount, expiry, { order: { amount, currency: 'USD', notificationUrl } }),
     );
     expect(put.status).toBe(201);
     return put.body;
