@@ -1,5 +1,4 @@
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import {
   authorizeBody,
   merchantClient,
@@ -181,12 +180,10 @@ describe('acquirer CLI against an https gateway', () => {
   beforeAll(async () => {
     const certificate = selfSignedCertificate();
     certFile = certificate.certFile;
-    const keyFile = join(certFile, '..', 'key.pem');
-    writeFileSync(keyFile, certificate.key);
     // No operator token: the operator API answers loopback clients only.
     gateway = await startGateway(undefined, {
       GATEWAY_TLS_CERT: certFile,
-      GATEWAY_TLS_KEY: keyFile,
+      GATEWAY_TLS_KEY: certificate.keyFile,
     });
   });
   afterAll(() => gateway?.stop());

@@ -25,10 +25,13 @@ import {
 const MANUAL = { GATEWAY_CLOCK: 'manual', GATEWAY_ACQUIRER_TICK: '100ms' };
 const UNKNOWN_EXPIRY = { month: '5', year: '37' };
 
-async function advance(gateway: RunningGateway, by: string) {
+async function advance(gateway: RunningGateway, by: string, token?: string) {
   const response = await fetch(`${gateway.baseUrl}/operator/clock`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify({ advance: by }),
   });
   const body: any = await response.json();
@@ -51,18 +54,11 @@ describe('the janitor over HTTP', () => {
     await receiver?.close();
   });
 
-  const notifying = (orderId: string) => ({
-    order: {
-      amount: '',
-      currency: 'USD',
-      notificationUrl: `${receiver.url}${receiverPath(orderId, 'ok')}`,
-    },
-  });
   const authorize = async (orderId: string, amount: string, expiry?: typeof UNKNOWN_EXPIRY) => {
-    const extra = notifying(orderId);
+    const notificationUrl = `${receiver.url}${receiverPath(orderId, 'ok')}`;
     const put = await api.put(
       `/order/${orderId}/transaction/auth-1`,
-      authorizeBody(amount, expiry, { order: { ...extra.order, amount } }),
+      authorizeBody(amount, expiry, { order: { amount, currency: 'USD', notificationUrl } }),
     );
     expect(put.status).toBe(201);
     return put.body;
@@ -191,13 +187,9 @@ describe('the operator clock of a gateway on the system clock', () => {
     const gateway = await startGateway(undefined, { GATEWAY_OPERATOR_TOKEN: 'op-token-1234' });
     try {
       expect((await advance(gateway, '1d')).status).toBe(401);
-      const refused = await fetch(`${gateway.baseUrl}/operator/clock`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Bearer op-token-1234' },
-        body: JSON.stringify({ advance: '1d' }),
-      });
+      const refused = await advance(gateway, '1d', 'op-token-1234');
       expect(refused.status).toBe(400);
-      expect(((await refused.json()) as any).error.explanation).toMatch(/GATEWAY_CLOCK=manual/);
+      expect(refused.body.error.explanation).toMatch(/GATEWAY_CLOCK=manual/);
     } finally {
       await gateway.stop();
     }

@@ -10,6 +10,8 @@ export interface Certificate {
   readonly cert: Buffer;
   /** The certificate's PEM file, to trust it through configuration. */
   readonly certFile: string;
+  /** The key's PEM file, to serve the certificate through configuration. */
+  readonly keyFile: string;
 }
 
 /** A certificate for 127.0.0.1 and localhost made for this run with openssl, valid for a day. */
@@ -42,6 +44,7 @@ export function selfSignedCertificate(): Certificate {
     key: readFileSync(join(dir, 'key.pem')),
     cert: readFileSync(join(dir, 'cert.pem')),
     certFile: join(dir, 'cert.pem'),
+    keyFile: join(dir, 'key.pem'),
   };
 }
 

@@ -73,13 +73,15 @@ export async function runAcquirerCli(
   return 0;
 }
 
-function send(connection: GatewayConnection, command: AcquirerCommand): Promise<GatewayAnswer> {
+function send(
+  connection: GatewayConnection,
+  command: Exclude<AcquirerCommand, { command: 'help' }>,
+): Promise<GatewayAnswer> {
   if (command.command === 'settle')
     return postJson(connection, '/operator/acquirer/settlement', {
       merchantId: command.merchantId,
       date: command.date,
     });
-  if (command.command === 'help') throw new Error('help sends nothing');
   const { merchantId, orderId, amount } = command;
   return postJson(connection, `/operator/acquirer/${command.command}`, {
     merchantId,
@@ -124,11 +126,11 @@ function writeSettlement(
   answer: GatewayAnswer,
   io: CliOutput,
 ): number {
-  const lines = answer.text.split('\n').filter((line) => line !== '').length;
   if (command.out === '-') {
     io.write(answer.text);
     return 0;
   }
+  const lines = answer.text.split('\n').filter((line) => line !== '').length;
   const temporary = `${command.out}.${process.pid}.tmp`;
   writeFileSync(temporary, answer.text);
   renameSync(temporary, command.out);

@@ -6,7 +6,6 @@ import { UsageError } from './acquirer-args';
 
 export interface GatewayAnswer {
   readonly status: number;
-  readonly contentType: string;
   readonly text: string;
 }
 
@@ -78,7 +77,6 @@ export function postJson(
       response.on('end', () =>
         done({
           status: response.statusCode ?? 0,
-          contentType: String(response.headers['content-type'] ?? ''),
           text: Buffer.concat(chunks).toString('utf8'),
         }),
       );

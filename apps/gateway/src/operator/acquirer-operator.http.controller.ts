@@ -104,8 +104,7 @@ export class AcquirerOperatorHttpController {
   }
 
   /** 201 recorded, 200 already recorded (the same command twice at once), or the refusal. */
-  private async record(fact: AcquirerFact | OrderRejection, reply: FastifyReply): Promise<Json> {
-    if (fact instanceof OrderRejection) throw refusal(fact);
+  private async record(fact: AcquirerFact, reply: FastifyReply): Promise<Json> {
     const recorded: RecordedFact = await this.recorder.record(fact);
     switch (recorded.kind) {
       case 'no-order':
@@ -121,7 +120,7 @@ export class AcquirerOperatorHttpController {
   }
 }
 
-function stringAt(body: Json, field: string): string | undefined {
+function stringAt(body: Json, field: string): string {
   const value = body[field];
   if (value === undefined) throw ApiError.invalid(`${field} is missing`, field, 'MISSING');
   if (typeof value !== 'string')

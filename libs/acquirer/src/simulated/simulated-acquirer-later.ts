@@ -1,4 +1,3 @@
-import { hash } from 'node:crypto';
 import type {
   AcquirerLater,
   AcquirerNotice,
@@ -6,6 +5,7 @@ import type {
   InquiryAnswer,
   InquiryRequest,
 } from '../acquirer-later.port';
+import { hashedDigits } from './hashed-digits';
 
 export interface SimulatedLaterDelays {
   /** From the request to when the simulator knows an UNKNOWN transaction's outcome. */
@@ -67,6 +67,5 @@ export class SimulatedAcquirerLater implements AcquirerLater {
 
 /** Decimal digits derived from the transaction's ids, so that every run chooses the same. */
 function digitsOf(merchantId: string, orderId: string, transactionId: string, length: number) {
-  const hex = hash('sha256', `${merchantId}\0${orderId}\0${transactionId}\0later`, 'hex');
-  return [...hex.slice(0, length)].map((h) => String(parseInt(h, 16) % 10)).join('');
+  return hashedDigits(`${merchantId}\0${orderId}\0${transactionId}\0later`)(0, length);
 }

@@ -1,4 +1,3 @@
-import { hash } from 'node:crypto';
 import { isLuhnValid } from '../../../domain/src/card';
 import type {
   AccountRequest,
@@ -13,6 +12,7 @@ import type {
 import { avsResult } from './avs';
 import { cardFacts } from './bin-table';
 import { cscResult } from './csc';
+import { hashedDigits } from './hashed-digits';
 import { GiftCardBalances } from './gift-card-balances';
 import { type ExpiryOutcome, outcomeByExpiry } from './expiry';
 
@@ -55,26 +55,9 @@ function riskOf(email: string | undefined): RiskGatewayCode {
   return 'ACCEPTED';
 }
 
-/** Each hex digit folded to a decimal digit (its value modulo 10), by character code. */
-const DECIMAL_OF_HEX: Readonly<Record<string, string>> = Object.fromEntries(
-  [...'0123456789abcdef'].map((hex) => [hex, String(parseInt(hex, 16) % 10)]),
-);
-
-/**
- * Reference numbers derived from the transaction's ids, so that a replay gets the same: one hash
- * gives 64 hex digits, each folded to a decimal digit, and each number takes its own slice.
- */
+/** Reference numbers derived from the transaction's ids (the same on a replay). */
 function referenceDigits(request: AcquirerRequest): (offset: number, length: number) => string {
-  const hex = hash(
-    'sha256',
-    `${request.merchantId}\0${request.orderId}\0${request.transactionId}`,
-    'hex',
-  );
-  return (offset, length) => {
-    let digits = '';
-    for (let i = offset; i < offset + length; i++) digits += DECIMAL_OF_HEX[hex[i]];
-    return digits;
-  };
+  return hashedDigits(`${request.merchantId}\0${request.orderId}\0${request.transactionId}`);
 }
 
 /** One batch per UTC day, settled that day. */
