@@ -11,7 +11,7 @@ import {
   type RunningGateway,
 } from '../support/gateway-process';
 import { makeKeysFile } from '../support/keys-file';
-import { runLedgerCli } from '../support/ledger-process';
+import { authorizeCaptureRefund, runLedgerCli } from '../support/ledger-process';
 
 /** Runs the built CLI as finance would, against the data directory. */
 const ledger = (dataDir: string, ...args: string[]) =>
@@ -34,15 +34,7 @@ describe('ledger CLI (finance) against a data directory written by a real gatewa
 
   beforeAll(async () => {
     gateway = await startGateway();
-    const api = merchantClient(gateway);
-    expect((await api.put('/order/fin-1/transaction/a', authorizeBody('100.00'))).status).toBe(201);
-    await new Promise((r) => setTimeout(r, 20));
-    beforeCapture = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 20));
-    const capture = { apiOperation: 'CAPTURE', transaction: { amount: '60.00', currency: 'USD' } };
-    expect((await api.put('/order/fin-1/transaction/c', capture)).status).toBe(201);
-    const refund = { apiOperation: 'REFUND', transaction: { amount: '10.50', currency: 'USD' } };
-    expect((await api.put('/order/fin-1/transaction/r', refund)).status).toBe(201);
+    beforeCapture = await authorizeCaptureRefund(gateway, 'fin-1');
     const other = merchantClient(gateway, 'TESTOTHER');
     expect((await other.put('/order/fin-x/transaction/a', authorizeBody('7.00'))).status).toBe(201);
     await projectionCaughtUp(gateway);

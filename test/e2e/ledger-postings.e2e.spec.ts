@@ -8,7 +8,7 @@ import {
   startGateway,
   type RunningGateway,
 } from '../support/gateway-process';
-import { runBuiltCli, runLedgerCli } from '../support/ledger-process';
+import { authorizeCaptureRefund, runBuiltCli, runLedgerCli } from '../support/ledger-process';
 
 const ACQUIRER_CLI = resolve(__dirname, '../../dist/apps/acquirer-cli/src/acquirer.cli.js');
 const TOKEN = 'operator-token-of-the-postings-run';
@@ -43,15 +43,7 @@ describe('ledger postings against a data directory written by a real gateway', (
 
   beforeAll(async () => {
     gateway = await startGateway(undefined, { GATEWAY_OPERATOR_TOKEN: TOKEN });
-    const api = merchantClient(gateway);
-    expect((await api.put('/order/p-1/transaction/a', authorizeBody('100.00'))).status).toBe(201);
-    await new Promise((r) => setTimeout(r, 20));
-    beforeCapture = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 20));
-    const capture = { apiOperation: 'CAPTURE', transaction: { amount: '60.00', currency: 'USD' } };
-    expect((await api.put('/order/p-1/transaction/c', capture)).status).toBe(201);
-    const refund = { apiOperation: 'REFUND', transaction: { amount: '10.50', currency: 'USD' } };
-    expect((await api.put('/order/p-1/transaction/r', refund)).status).toBe(201);
+    beforeCapture = await authorizeCaptureRefund(gateway, 'p-1');
     const chargeback = await runBuiltCli(
       ACQUIRER_CLI,
       ['chargeback', '--merchant', 'TESTMERCHANT', '--order', 'p-1', '--amount', '20'],

@@ -1,16 +1,11 @@
-import {
-  formatAmount,
-  merchantStreamPrefix,
-  ORDER_STREAM_PREFIX,
-  parseOrderStreamId,
-} from '@gateway/domain';
+import { formatAmount, parseOrderStreamId } from '@gateway/domain';
 import type { EventReader } from '@gateway/event-store';
 import { oneOf, UsageError } from '../ledger-args';
 import { writeLine, type LedgerOutput } from '../ledger-context';
 import { addedBy, FIGURES, type DailyFigures } from '../daily/daily-totals';
+import { orderEventPages } from '../order-event-pages';
 import { ProgressBar } from '../progress-bar';
 
-const PAGE = 2000;
 const COLUMNS = ['day', 'merchant', 'currency', ...FIGURES, 'net'] as const;
 
 export interface DailyOptions {
@@ -35,16 +30,11 @@ export async function daily(
   const to = dayOf(options.to, '--to');
   if (to < from) throw new UsageError(`--to ${to} is before --from ${from}`);
   const format = oneOf(options.format, ['table', 'csv', 'jsonl'] as const, '--format', 'table');
-  const streamPrefix =
-    options.merchant === undefined ? ORDER_STREAM_PREFIX : merchantStreamPrefix(options.merchant);
   const head = Number((await log.headPosition()) ?? 0n);
   const progress = new ProgressBar('daily', 'events');
   const rows = new Map<string, DailyFigures>();
   let read = 0;
-  for (let after: bigint | undefined; ;) {
-    const events = await log.readAll({ after, maxCount: PAGE, streamPrefix });
-    if (events.length === 0) break;
-    after = events[events.length - 1].position;
+  for await (const events of orderEventPages(log, options.merchant)) {
     read += events.length;
     for (const event of events) {
       const day = event.recordedAt.slice(0, 10);
@@ -63,7 +53,7 @@ export async function daily(
       for (const figure of FIGURES) row[figure] += added.figures[figure] ?? 0;
       rows.set(key, row);
     }
-    progress.update(head ? Number(after) / head : 1, read);
+    progress.update(head ? Number(events[events.length - 1].position) / head : 1, read);
   }
   progress.done();
   await print(

@@ -1,8 +1,8 @@
-import { merchantStreamPrefix, ORDER_STREAM_PREFIX } from '@gateway/domain';
 import type { EventReader } from '@gateway/event-store';
 import { oneOf, parseTime } from '../ledger-args';
 import { writeLine, type LedgerOutput } from '../ledger-context';
 import { csvLine, EVENT_ROW_COLUMNS, eventRow } from '../event-rows';
+import { orderEventPages } from '../order-event-pages';
 import { ProgressBar } from '../progress-bar';
 
 export interface ExportOptions {
@@ -11,8 +11,6 @@ export interface ExportOptions {
   readonly to?: string;
   readonly format?: string;
 }
-
-const BATCH = 2000;
 
 /**
  * `export [--merchant M] [--from T1] [--to T2] [--format csv|jsonl]`: every transaction event
@@ -27,17 +25,11 @@ export async function exportTransactions(
   const format = oneOf(options.format, ['csv', 'jsonl'] as const, '--format', 'csv');
   const from = options.from === undefined ? undefined : parseTime(options.from, '--from');
   const to = options.to === undefined ? undefined : parseTime(options.to, '--to');
-  const streamPrefix =
-    options.merchant === undefined ? ORDER_STREAM_PREFIX : merchantStreamPrefix(options.merchant);
   const head = Number((await log.headPosition()) ?? 0n);
   const progress = new ProgressBar('export', 'rows');
   if (format === 'csv') await writeLine(io.out, csvLine(EVENT_ROW_COLUMNS));
   let rows = 0;
-  let after: bigint | undefined;
-  for (;;) {
-    const events = await log.readAll({ after, maxCount: BATCH, streamPrefix });
-    if (events.length === 0) break;
-    after = events[events.length - 1].position;
+  for await (const events of orderEventPages(log, options.merchant)) {
     for (const event of events) {
       if (event.type === 'OrderCreated') continue;
       if ((from && event.recordedAt < from) || (to && event.recordedAt >= to)) continue;
@@ -49,7 +41,7 @@ export async function exportTransactions(
       await writeLine(io.out, line);
       rows += 1;
     }
-    progress.update(head ? Number(after) / head : 1, rows);
+    progress.update(head ? Number(events[events.length - 1].position) / head : 1, rows);
   }
   progress.done();
   io.err.write(`exported ${rows} rows\n`);

@@ -1,7 +1,8 @@
-import { formatAmount, ORDER_STREAM_PREFIX } from '@gateway/domain';
+import { formatAmount } from '@gateway/domain';
 import type { EventReader } from '@gateway/event-store';
 import { oneOf, UsageError } from '../ledger-args';
 import { writeLine, type LedgerOutput } from '../ledger-context';
+import { orderEventPages } from '../order-event-pages';
 import { ReconcileWorkspace } from '../reconcile/reconcile-workspace';
 import {
   exceptionsOf,
@@ -30,16 +31,7 @@ export async function reconcile(
   const work = new ReconcileWorkspace();
   try {
     for (const file of files) await loadFile(work, file);
-    for (let after: bigint | undefined; ;) {
-      const events = await log.readAll({
-        after,
-        maxCount: PAGE,
-        streamPrefix: ORDER_STREAM_PREFIX,
-      });
-      if (events.length === 0) break;
-      after = events[events.length - 1].position;
-      work.addEvents(events);
-    }
+    for await (const events of orderEventPages(log)) work.addEvents(events);
     const report = format === 'table' ? tableReport(io.out) : jsonlReport(io.out);
     const matched = new Map<string, MatchedTotal>();
     let exceptions = 0;

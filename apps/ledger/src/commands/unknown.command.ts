@@ -1,9 +1,8 @@
-import { formatAmount, merchantStreamPrefix, ORDER_STREAM_PREFIX } from '@gateway/domain';
+import { formatAmount } from '@gateway/domain';
 import type { EventReader, StoredEvent } from '@gateway/event-store';
 import { writeLine, type LedgerOutput } from '../ledger-context';
+import { orderEventPages } from '../order-event-pages';
 import type { TransactionFields } from '../transaction-fields';
-
-const BATCH = 2000;
 
 interface Unknown {
   readonly currency: string;
@@ -20,16 +19,9 @@ export async function unknownOutcomes(
   merchant: string | undefined,
   io: LedgerOutput,
 ): Promise<number> {
-  const streamPrefix =
-    merchant === undefined ? ORDER_STREAM_PREFIX : merchantStreamPrefix(merchant);
   const open = new Map<string, Unknown>();
-  let after: bigint | undefined;
-  for (;;) {
-    const events = await log.readAll({ after, maxCount: BATCH, streamPrefix });
-    if (events.length === 0) break;
-    after = events[events.length - 1].position;
+  for await (const events of orderEventPages(log, merchant))
     for (const event of events) track(open, event);
-  }
   const byCurrency = new Map<string, { transactions: number; amount: number }>();
   for (const { currency, amount } of open.values()) {
     const sum = byCurrency.get(currency) ?? { transactions: 0, amount: 0 };

@@ -50,9 +50,10 @@ export interface Unbalanced {
   readonly imbalance: number;
 }
 
+/** An entries row, read with safeIntegers. */
 interface EntryRow {
   position: bigint;
-  n: number;
+  n: bigint;
   time: string;
   merchant: string;
   currency: string;
@@ -61,11 +62,12 @@ interface EntryRow {
   event_type: string;
 }
 
+/** What entriesBetween reads of a lines row, with safeIntegers. */
 interface LineRow {
   position: bigint;
-  n: number;
+  n: bigint;
   account: Account;
-  amount: number;
+  amount: bigint;
 }
 
 /**
@@ -158,9 +160,9 @@ export class PostingsStore {
   balances(options: { readonly asOf?: string; readonly merchantId?: string } = {}): Balance[] {
     const { asOf = '9999-12-31T23:59:59.999Z', merchantId } = options;
     const merchant = merchantId === undefined ? '' : 'AND merchant = @merchant';
-    const rows = this.db
+    return this.db
       .prepare(
-        `SELECT merchant, currency, account, SUM(amount) AS balance FROM (
+        `SELECT merchant AS merchantId, currency, account, SUM(amount) AS balance FROM (
            SELECT merchant, currency, account, amount FROM hourly WHERE hour < @hour ${merchant}
            UNION ALL
            SELECT merchant, currency, account, amount FROM lines
@@ -171,18 +173,7 @@ export class PostingsStore {
         hour: asOf.slice(0, 13),
         asOf,
         ...(merchantId === undefined ? {} : { merchant: merchantId }),
-      }) as {
-      merchant: string;
-      currency: string;
-      account: Account;
-      balance: number;
-    }[];
-    return rows.map(({ merchant, currency, account, balance }) => ({
-      merchantId: merchant,
-      currency,
-      account,
-      balance,
-    }));
+      }) as Balance[];
   }
 
   /** The first entry (in log order) recorded at or before `asOf` whose lines do not sum to zero. */
@@ -213,14 +204,14 @@ export class PostingsStore {
     const entries = this.db
       .prepare(`SELECT * FROM entries WHERE position > ? AND position <= ? ORDER BY position, n`)
       .safeIntegers(true)
-      .all(from, upTo) as (Omit<EntryRow, 'n'> & { n: bigint })[];
+      .all(from, upTo) as EntryRow[];
     const lines = this.db
       .prepare(
         `SELECT position, n, account, amount FROM lines WHERE position > ? AND position <= ?
          ORDER BY position, n, line`,
       )
       .safeIntegers(true)
-      .all(from, upTo) as (Omit<LineRow, 'n' | 'amount'> & { n: bigint; amount: bigint })[];
+      .all(from, upTo) as LineRow[];
     const byEntry = new Map<string, ReturnType<typeof lineOf>[]>();
     for (const l of lines) {
       const id = `${l.position}/${l.n}`;

@@ -1,19 +1,12 @@
 import type Database from 'better-sqlite3';
-import { eventHash, eventHashV2 } from '../hash-chain';
+import { eventHash, eventHashV2, type HashedEvent } from '../hash-chain';
 
 /**
  * An embedded store's event with its tamper evidence, every field as stored (data and metadata as
  * their JSON text): what an auditor needs to recompute its hash away from the store.
  */
-export interface ChainedRow {
+export interface ChainedRow extends HashedEvent {
   readonly position: string;
-  readonly streamId: string;
-  readonly revision: number;
-  readonly eventId: string;
-  readonly type: string;
-  readonly data: string;
-  readonly metadata: string;
-  readonly recordedAt: string;
   readonly format: number;
   readonly previousHash: string;
   readonly logPreviousHash: string;

@@ -6,7 +6,7 @@ import {
   type ChainReport,
 } from '../chain-report';
 import { GENESIS_HASH } from '../hash-chain';
-import { hashOfChainedRow } from './chained-rows';
+import { chainedRows, hashOfChainedRow } from './chained-rows';
 
 export interface VerifyOptions {
   readonly anchor?: ChainAnchor;
@@ -15,22 +15,18 @@ export interface VerifyOptions {
   readonly onProgress?: (done: number, total: number) => void;
 }
 
-interface HashedRow {
+/** What the stream-order pass reads of a row. */
+interface LinkedRow {
   position: bigint;
   stream_id: string;
   revision: bigint;
-  event_id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: string;
   previous_hash: string | null;
-  log_previous_hash: string | null;
   hash: string | null;
-  chain_format: bigint;
 }
 
 const PROGRESS_EVERY = 5000;
+/** SQLite's largest integer: every position is at most this. */
+const MAX_POSITION = 2n ** 63n - 1n;
 
 /**
  * Checks the tamper evidence of an event log in two streaming passes (memory does not grow with
@@ -50,14 +46,15 @@ export function verifyHashChain(db: Database.Database, options: VerifyOptions = 
   };
 
   let logTail: { position: bigint; hash: string } | undefined;
-  const inLogOrder = db.prepare('SELECT * FROM events ORDER BY position').safeIntegers(true);
-  for (const row of inLogOrder.iterate() as IterableIterator<HashedRow>) {
+  // A missing hash or link reads as '', which matches no hash.
+  for (const row of chainedRows(db, 0n, MAX_POSITION)) {
     tick();
-    const at = { position: row.position, streamId: row.stream_id, revision: Number(row.revision) };
+    const position = BigInt(row.position);
+    const at = { position, streamId: row.streamId, revision: row.revision };
     const expectedLogPrevious = logTail?.hash ?? GENESIS_HASH;
-    if (row.hash === null || row.hash !== hashOf(row)) {
+    if (row.hash !== hashOfChainedRow(row)) {
       report({ kind: 'altered', ...at, detail: 'content does not match its hash' });
-    } else if (row.log_previous_hash !== expectedLogPrevious) {
+    } else if (row.logPreviousHash !== expectedLogPrevious) {
       report({
         kind: 'log-link',
         ...at,
@@ -66,7 +63,7 @@ export function verifyHashChain(db: Database.Database, options: VerifyOptions = 
           : 'chained to an earlier event, but it is the first: events removed before it',
       });
     }
-    logTail = { position: row.position, hash: row.hash ?? '' };
+    logTail = { position, hash: row.hash };
   }
 
   let previous: { streamId: string; revision: number; hash: string | null } | undefined;
@@ -75,7 +72,7 @@ export function verifyHashChain(db: Database.Database, options: VerifyOptions = 
       'SELECT position, stream_id, revision, previous_hash, hash FROM events ORDER BY stream_id, revision',
     )
     .safeIntegers(true);
-  for (const row of inStreamOrder.iterate() as IterableIterator<HashedRow>) {
+  for (const row of inStreamOrder.iterate() as IterableIterator<LinkedRow>) {
     tick();
     const revision = Number(row.revision);
     const at = { position: row.position, streamId: row.stream_id, revision };
@@ -134,20 +131,4 @@ function checkAnchor(
         : 'the recorded event is gone',
     });
   }
-}
-
-/** undefined: a format no code writes, which only an edit of the row can give. */
-function hashOf(row: HashedRow): string | undefined {
-  return hashOfChainedRow({
-    streamId: row.stream_id,
-    revision: Number(row.revision),
-    eventId: row.event_id,
-    type: row.type,
-    data: row.data,
-    metadata: row.metadata,
-    recordedAt: row.recorded_at,
-    format: Number(row.chain_format),
-    previousHash: row.previous_hash ?? '',
-    logPreviousHash: row.log_previous_hash ?? '',
-  });
 }
