@@ -1,14 +1,13 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  authorizeBody,
   makeDataDir,
-  merchantClient,
   orderIds,
   startGateway,
   type RunningGateway,
 } from '../support/gateway-process';
 import { runLedgerCli } from '../support/ledger-process';
+import { closeBatch, sendSettlementDay } from '../support/settlement-day';
 
 /**
  * Reconciliation as finance runs it (docs/ledger.md, Reconciliation): a day of traffic on a real
@@ -18,26 +17,15 @@ import { runLedgerCli } from '../support/ledger-process';
  */
 const newOrder = orderIds('recon');
 
-const pay = (amount: string, reference?: string) => ({
-  ...authorizeBody(amount, undefined, {
-    order: { amount, currency: 'USD', ...(reference && { reference }) },
-  }),
-  apiOperation: 'PAY',
-});
-
 async function settlementFile(gateway: RunningGateway, merchantId: string, date: string) {
-  const res = await fetch(`${gateway.baseUrl}/operator/acquirer/settlement`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ merchantId, date }),
-  });
+  const res = await closeBatch(gateway, { merchantId, date });
   expect(res.status).toBe(200);
   return res.text();
 }
 
 describe('ledger reconcile against a real gateway and its settlement files', () => {
   let dataDir: string;
-  const orders: Record<string, string> = {};
+  let orders: Record<string, string>;
   const files: Record<string, string> = {};
   let date = '';
   const reconcile = (...args: string[]) =>
@@ -47,43 +35,7 @@ describe('ledger reconcile against a real gateway and its settlement files', () 
     dataDir = await makeDataDir();
     const today = await startGateway(dataDir, { GATEWAY_CLOCK: 'manual' });
     try {
-      const api = merchantClient(today);
-      const put = async (order: string, tx: string, body: unknown) => {
-        const res = await api.put(`/order/${order}/transaction/${tx}`, body);
-        expect(res.status).toBe(201);
-        return res.body;
-      };
-      orders.captured = newOrder();
-      const auth = await put(orders.captured, 'auth', authorizeBody('100.00'));
-      date = String(auth.transaction.acquirer.settlementDate);
-      await put(orders.captured, 'cap', {
-        apiOperation: 'CAPTURE',
-        transaction: { amount: '60.00', currency: 'USD' },
-      });
-      await put(orders.captured, 'ref', {
-        apiOperation: 'REFUND',
-        transaction: { amount: '10.00', currency: 'USD' },
-      });
-      orders.voided = newOrder();
-      await put(orders.voided, 'pay', pay('30.00'));
-      await put(orders.voided, 'void', {
-        apiOperation: 'VOID',
-        transaction: { targetTransactionId: 'pay' },
-      });
-      orders.missing = newOrder();
-      await put(orders.missing, 'pay', pay('40.00', 'RECON-MISSING-1'));
-      orders.short = newOrder();
-      await put(orders.short, 'pay', pay('50.00', 'RECON-SHORT-1'));
-      for (let i = 0; i < 20; i++) await put(newOrder(), 'pay', pay(`${i + 1}.25`));
-      orders.other = newOrder();
-      expect(
-        (
-          await merchantClient(today, 'TESTOTHER').put(
-            `/order/${orders.other}/transaction/pay`,
-            pay('70.00'),
-          )
-        ).status,
-      ).toBe(201);
+      ({ date, orders } = await sendSettlementDay(today, newOrder, { payments: 20 }));
       // The day ends on the manual clock: its batches close at the cut-off.
       const moved = await fetch(`${today.baseUrl}/operator/clock`, {
         method: 'POST',

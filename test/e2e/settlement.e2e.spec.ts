@@ -2,19 +2,18 @@ import { KurrentDbEventStore, SqliteEventStore } from '@gateway/event-store';
 import { join, resolve } from 'node:path';
 import {
   MAIN,
-  authorizeBody,
   makeDataDir,
   merchantClient,
   orderIds,
   startGateway,
   startNodeProcess,
-  type RunningGateway,
 } from '../support/gateway-process';
 import { makeKeysFile } from '../support/keys-file';
 import {
   startKurrentDbStandin,
   type KurrentDbStandin,
 } from '../support/kurrentdb-standin/standin-server';
+import { closeBatch, payBody, sendSettlementDay } from '../support/settlement-day';
 
 /**
  * Settlement over HTTP (docs/settlement.md): a day's captures, payments and refunds of a test
@@ -29,27 +28,6 @@ const DAY_AHEAD = {
 };
 const DEBIT_CARD = '4508750015741019';
 const newOrder = orderIds('settle');
-
-function settle(gateway: RunningGateway, body: unknown) {
-  return fetch(`${gateway.baseUrl}/operator/acquirer/settlement`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-}
-
-const payBody = (
-  amount: string,
-  extra: Record<string, unknown> = {},
-  card = '5123450000000008',
-) => ({
-  ...authorizeBody(amount, { month: '1', year: '39' }, extra),
-  apiOperation: 'PAY',
-  sourceOfFunds: {
-    type: 'CARD',
-    provided: { card: { number: card, expiry: { month: '1', year: '39' }, securityCode: '100' } },
-  },
-});
 
 /** The events of each stream of the data directory's store (read after the gateway stopped). */
 async function eventsByStream(dataDir: string): Promise<Map<string, string[]>> {
@@ -82,59 +60,13 @@ const cents = (text: string) => Math.round(Number(text) * 1000);
 describe('settlement', () => {
   let dataDir: string;
   let date: string;
-  const orders: Record<string, string> = {};
+  let orders: Record<string, string>;
 
   beforeAll(async () => {
     dataDir = await makeDataDir();
     const today = await startGateway(dataDir);
     try {
-      const api = merchantClient(today);
-      const put = async (order: string, tx: string, body: unknown) => {
-        const res = await api.put(`/order/${order}/transaction/${tx}`, body);
-        expect(res.status).toBe(201);
-        return res.body;
-      };
-      orders.captured = newOrder();
-      const auth = await put(orders.captured, 'auth', authorizeBody('100.00'));
-      date = String(auth.transaction.acquirer.settlementDate);
-      await put(orders.captured, 'cap', {
-        apiOperation: 'CAPTURE',
-        transaction: { amount: '60.00', currency: 'USD' },
-      });
-      await put(orders.captured, 'ref', {
-        apiOperation: 'REFUND',
-        transaction: { amount: '10.00', currency: 'USD' },
-      });
-      orders.debit = newOrder();
-      await put(orders.debit, 'pay', payBody('20.00', {}, DEBIT_CARD));
-      orders.voided = newOrder();
-      await put(orders.voided, 'pay', payBody('30.00'));
-      await put(orders.voided, 'void', {
-        apiOperation: 'VOID',
-        transaction: { targetTransactionId: 'pay' },
-      });
-      orders.missing = newOrder();
-      await put(
-        orders.missing,
-        'pay',
-        payBody('40.00', {
-          order: { amount: '40.00', currency: 'USD', reference: 'RECON-MISSING-1' },
-        }),
-      );
-      orders.short = newOrder();
-      await put(
-        orders.short,
-        'pay',
-        payBody('50.00', {
-          order: { amount: '50.00', currency: 'USD', reference: 'RECON-SHORT-1' },
-        }),
-      );
-      orders.other = newOrder();
-      const other = await merchantClient(today, 'TESTOTHER').put(
-        `/order/${orders.other}/transaction/pay`,
-        payBody('70.00'),
-      );
-      expect(other.status).toBe(201);
+      ({ date, orders } = await sendSettlementDay(today, newOrder, { debitCard: DEBIT_CARD }));
 
       // Refusals, each the spec's error object, nothing recorded: the day has not ended yet.
       const refusals: [unknown, string, string][] = [
@@ -146,7 +78,7 @@ describe('settlement', () => {
         [{ date: '2020-01-01' }, 'merchantId', 'missing'],
       ];
       for (const [body, field, explanation] of refusals) {
-        const res = await settle(today, body);
+        const res = await closeBatch(today, body);
         expect(res.status).toBe(400);
         const error = ((await res.json()) as { error: Record<string, string> }).error;
         expect(error).toMatchObject({ cause: 'INVALID_REQUEST', field });
@@ -163,11 +95,11 @@ describe('settlement', () => {
     const tomorrow = await startGateway(dataDir, DAY_AHEAD);
     let first: string;
     try {
-      const res = await settle(tomorrow, { merchantId: 'TESTMERCHANT', date });
+      const res = await closeBatch(tomorrow, { merchantId: 'TESTMERCHANT', date });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
       first = await res.text();
-      const again = await settle(tomorrow, { merchantId: 'TESTMERCHANT', date });
+      const again = await closeBatch(tomorrow, { merchantId: 'TESTMERCHANT', date });
       expect(await again.text()).toBe(first);
 
       // Retrieval shows what the acquirer settled, and leaves out what it did not.
@@ -275,10 +207,10 @@ describe('settlement killed (-9) halfway', () => {
     const restarted = await startGateway(dataDir, DAY_AHEAD);
     let file: string;
     try {
-      const res = await settle(restarted, { merchantId: 'TESTMERCHANT', date });
+      const res = await closeBatch(restarted, { merchantId: 'TESTMERCHANT', date });
       expect(res.status).toBe(200);
       file = await res.text();
-      expect(await (await settle(restarted, { merchantId: 'TESTMERCHANT', date })).text()).toBe(
+      expect(await (await closeBatch(restarted, { merchantId: 'TESTMERCHANT', date })).text()).toBe(
         file,
       );
     } finally {
@@ -334,7 +266,7 @@ describe('settlement on two nodes (KurrentDB protocol stand-in)', () => {
     try {
       files = await Promise.all(
         nodes.map(async (node) => {
-          const res = await settle(node, { merchantId: 'TESTMERCHANT', date });
+          const res = await closeBatch(node, { merchantId: 'TESTMERCHANT', date });
           expect(res.status).toBe(200);
           return res.text();
         }),

@@ -119,9 +119,10 @@ export class ConsumersRuntime {
     const { consumers, dataDir } = this.settings;
     const store = await this.openStore();
     this.merchants = MerchantRegistry.load(this.settings.merchantsFile);
-    if (consumers.projector) await this.openProjector(store, join(dataDir, 'read-model.db'));
-    if (consumers.projector)
+    if (consumers.projector) {
+      await this.openProjector(store, join(dataDir, 'read-model.db'));
       await this.openSettlementIndex(store, join(dataDir, 'settlement-index.db'));
+    }
     if (!consumers.relay && !consumers.dispatcher) return;
     const { publisher, consumer } = this.openBus();
     // The dispatcher consumes before the relay's first publish (the in-process bus drops nothing

@@ -1,6 +1,7 @@
 import { ORDER_STREAM_PREFIX } from '@gateway/domain';
 import type { EventReader, GlobalPosition, StoredEvent } from '@gateway/event-store';
 import Database from 'better-sqlite3';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { acquirerOf } from './simulated-settlement';
 
 /** Events read per step of a catch-up. */
@@ -122,6 +123,8 @@ export class SettlementIndex {
       });
       this.apply(events);
       if (events.length < PAGE) return;
+      // The embedded store reads synchronously: requests are served between pages.
+      await nextTurn();
     }
   }
 
