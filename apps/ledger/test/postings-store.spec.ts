@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  at,
   authorize,
   capture,
   created,
@@ -67,6 +68,21 @@ describe('postings store', () => {
     expect(store.balances({ merchantId: 'M2' })).toEqual([]);
   });
 
+  it("counts an entry posted after later-dated ones in its own hour: the log is not in the facts' time order", () => {
+    store.append(
+      [entry(1, '2026-11-25T10:30:00.000Z', 1_000), entry(2, '2026-11-25T12:00:00.000Z', 20_000)],
+      undefined,
+      2n,
+    );
+    // A settlement finished after a restart, dated by its batch's close: earlier than both.
+    store.append([entry(3, '2026-11-25T09:15:00.000Z', 300_000)], 2n, 3n);
+    expect(receivable('2026-11-25T09:14:59.999Z')).toBeUndefined();
+    expect(receivable('2026-11-25T09:15:00.000Z')).toBe(300_000);
+    expect(receivable('2026-11-25T10:59:59.999Z')).toBe(301_000);
+    expect(receivable('2026-11-25T11:00:00.000Z')).toBe(301_000);
+    expect(receivable('2026-11-25T12:00:00.000Z')).toBe(321_000);
+  });
+
   it('moves the checkpoint with the entries, once: a second writer from the same place records nothing', () => {
     expect(store.checkpoint()).toBeUndefined();
     expect(store.append([entry(1, '2026-11-25T10:00:00.000Z', 1_000)], undefined, 5n)).toBe(true);
@@ -111,6 +127,12 @@ describe('catch-up from the event log', () => {
       'any',
     );
     expect(await catchUp(log, store)).toBe(2);
+    // Dated by the gateway's time of the authorisation (at(1)), not when the store committed it.
+    expect(store.balances({ asOf: at(1) }).map((b) => [b.account, b.balance])).toEqual([
+      [holdsPending, -100_000],
+      [payerHolds, 100_000],
+    ]);
+    expect(store.balances({ asOf: at(0) })).toEqual([]);
     await append(log, [capture('c1', 60_000), refund('r1', 10_000)]);
     // A fresh store object: nothing remembered but the checkpoint, so the order is folded again.
     store.close();

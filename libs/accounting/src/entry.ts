@@ -13,7 +13,7 @@ export type Line =
  */
 export interface Entry {
   readonly entryId: string;
-  /** The event's commit time (recordedAt): what `--as-of` compares. */
+  /** When the gateway recorded the event's fact (factTimeOf): what `--as-of` compares. */
   readonly time: string;
   readonly merchantId: string;
   readonly currency: string;

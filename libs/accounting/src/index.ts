@@ -1,3 +1,4 @@
 export * from './accounts';
 export * from './entry';
+export * from './fact-time';
 export * from './postings';

@@ -7,6 +7,7 @@ import {
 } from '@gateway/domain';
 import { ACCOUNTS } from './accounts';
 import { transfer, type Entry, type Line } from './entry';
+import { factTimeOf } from './fact-time';
 
 const {
   payerHolds,
@@ -20,10 +21,9 @@ const {
   fees,
 } = ACCOUNTS;
 
-/** Where and when an event was recorded: what its entries' ids and times come from. */
-export interface Recorded {
+/** Where an event is in the log: what its entries' ids come from (their time is its own). */
+export interface Positioned {
   readonly position: bigint | string;
-  readonly recordedAt: string;
 }
 
 /** What an event posts for one transaction (or for the order), before ids and times are added. */
@@ -38,7 +38,7 @@ interface Posting {
  * transfer, so each entry's debits equal its credits.
  */
 export function postingsOf(
-  event: OrderEvent & Recorded,
+  event: OrderEvent & Positioned,
   before: OrderState,
   after: OrderState,
 ): Entry[] {
@@ -47,7 +47,7 @@ export function postingsOf(
     .filter((posting) => posting.lines.length > 0)
     .map((posting, n) => ({
       entryId: `${event.position}/${n}`,
-      time: event.recordedAt,
+      time: factTimeOf(event),
       merchantId: after.merchantId,
       currency: after.currency,
       orderId: after.orderId,

@@ -57,7 +57,7 @@ export const refund = (id: string, amount: number, target = 'c1') =>
 export function postingsAfter(events: readonly OrderEvent[], event: OrderEvent): Entry[] {
   const before = events.reduce<OrderState>((state, e) => evolve(state, e), initialState());
   const after = evolve(before, event);
-  return postingsOf({ ...event, position: 7n, recordedAt: at(9) }, before, after);
+  return postingsOf({ ...event, position: 7n }, before, after);
 }
 
 /** An entry's lines as `account debit` / `account -credit`, short enough to read in a table. */

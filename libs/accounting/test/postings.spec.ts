@@ -185,8 +185,12 @@ describe('posting rules (docs/ledger.md)', () => {
     for (const entry of entries) expect(imbalanceOf(entry.lines)).toBe(0);
   });
 
-  it('names each entry by the event position and its index, with the order and transaction', () => {
-    const entries = postingsAfter(captured, refund('r1', 10_000));
+  it("names each entry by the event position and its index, with the order and transaction, dated by the fact's time", () => {
+    const late = { targetTransactionId: 'c1', timeOfRecord: at(9) };
+    const entries = postingsAfter(
+      captured,
+      transaction('RefundProcessed', 'REFUND', 'r1', 10_000, late),
+    );
     expect(entries.map(({ lines: _l, ...entry }) => entry)).toEqual([
       {
         entryId: '7/0',

@@ -1,4 +1,5 @@
-import { formatAmount, parseOrderStreamId } from '@gateway/domain';
+import { factTimeOf } from '@gateway/accounting';
+import { formatAmount, parseOrderStreamId, type OrderEvent } from '@gateway/domain';
 import type { EventReader } from '@gateway/event-store';
 import { oneOf, UsageError } from '../ledger-args';
 import { writeLine, type LedgerOutput } from '../ledger-context';
@@ -19,7 +20,7 @@ export interface DailyOptions {
  * `daily --from D1 --to D2 [--merchant M] [--format table|csv|jsonl]`: per UTC day from D1 to D2
  * (both included), merchant and currency, what was authorised, captured, refunded, charged back
  * and settled, the fees and the net (settled less fees: what the merchant was paid), each the sum
- * of the transactions of that day. Reads the log a page at a time; keeps only the rows.
+ * of the transactions of that day, by the gateway's time of each fact (factTimeOf). Reads the log a page at a time; keeps only the rows.
  */
 export async function daily(
   log: EventReader,
@@ -37,7 +38,7 @@ export async function daily(
   for await (const events of orderEventPages(log, options.merchant)) {
     read += events.length;
     for (const event of events) {
-      const day = event.recordedAt.slice(0, 10);
+      const day = factTimeOf(event as unknown as OrderEvent).slice(0, 10);
       if (day < from || day > to) continue;
       const added = await addedBy(log, event);
       if (!added) continue;

@@ -47,9 +47,10 @@ export interface Added {
 }
 
 /**
- * What an order event adds to the day it was recorded on: a transaction's amount on the day it
- * was approved (recorded so, or a later step or learnt outcome approving it), a settlement's
- * amounts (refunds negative) and fees on the day the gateway recorded it. The few events that
+ * What an order event adds to its day (the gateway's time of the fact, factTimeOf): a
+ * transaction's amount on the day it was approved (recorded so, or a later step or learnt outcome
+ * approving it), a settlement's amounts (refunds negative) and fees on the day of its batch's
+ * close. The few events that
  * name a transaction recorded earlier read the order's stream for it, so nothing is kept between
  * events and memory stays flat.
  */

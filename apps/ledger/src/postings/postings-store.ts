@@ -3,9 +3,10 @@ import Database from 'better-sqlite3';
 
 /**
  * The rules' version: a store built by other rules is rebuilt from the log on open (the entries
- * are a projection, the events are the truth).
+ * are a projection, the events are the truth). 3: entries dated by the fact's time (factTimeOf),
+ * not the store's commit time.
  */
-const RULES_VERSION = '2';
+const RULES_VERSION = '3';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -20,7 +21,8 @@ const SCHEMA = `
     PRIMARY KEY (position, n, line)) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS lines_by_time ON lines (time);
   -- Each account's movement per UTC hour: a balance as of T is the hours before T's hour summed,
-  -- plus T's own hour's lines up to T (a bounded read, whatever the number of events).
+  -- plus T's own hour's lines up to T (a bounded read, whatever the number of events). Entries
+  -- are not in time order in the log: each adds to its own hour, whenever it is posted.
   CREATE TABLE IF NOT EXISTS hourly (
     hour TEXT NOT NULL, merchant TEXT NOT NULL, currency TEXT NOT NULL, account TEXT NOT NULL,
     amount INTEGER NOT NULL, PRIMARY KEY (hour, merchant, currency, account)) WITHOUT ROWID;
@@ -156,7 +158,10 @@ export class PostingsStore {
       .immediate();
   }
 
-  /** Every account's balance as of `time` (entries recorded at or before it), or now. */
+  /**
+   * Every account's balance as of `asOf` (entries whose fact the gateway recorded at or before
+   * it, as far as the store has posted the log), or now.
+   */
   balances(options: { readonly asOf?: string; readonly merchantId?: string } = {}): Balance[] {
     const { asOf = '9999-12-31T23:59:59.999Z', merchantId } = options;
     const merchant = merchantId === undefined ? '' : 'AND merchant = @merchant';

@@ -2,7 +2,11 @@ import type { EventReader, StoredEvent } from '@gateway/event-store';
 import { PassThrough } from 'node:stream';
 import { daily, type DailyOptions } from '../../src/commands/daily.command';
 
-/** An event log in memory: the order events given, in order, with their days. */
+/**
+ * An event log in memory: the order events given, in order, dated on their days by the gateway's
+ * clock (each type's own time field, as factTimeOf reads it), all committed to the store a month
+ * later: the report goes by the gateway's time, not the store's.
+ */
 function logOf(
   events: [day: string, merchant: string, order: string, type: string, data: object][],
 ): EventReader {
@@ -11,9 +15,9 @@ function logOf(
     streamId: `order:${merchant}:${order}`,
     revision: events.slice(0, i).filter(([, m, o]) => m === merchant && o === order).length,
     position: BigInt(i + 1),
-    recordedAt: `${day}T12:00:00.000Z`,
+    recordedAt: '2026-12-15T12:00:00.000Z',
     type,
-    data,
+    data: { ...data, [TIME_FIELD[type] ?? 'timeOfRecord']: `${day}T12:00:00.000Z` },
     metadata: {} as StoredEvent['metadata'],
   }));
   return {
@@ -27,6 +31,13 @@ function logOf(
   } as EventReader;
 }
 
+/** Where each type other than a transaction's keeps its time. */
+const TIME_FIELD: Record<string, string> = {
+  OrderCreated: 'creationTime',
+  TransactionOutcomeLearned: 'time',
+  BrowserPaymentConfirmed: 'time',
+  TransactionsSettled: 'time',
+};
 const created = (currency = 'USD') => ({ currency });
 const tx = (id: string, type: string, amount: number, gatewayCode = 'APPROVED') => ({
   id,
