@@ -4,7 +4,8 @@ import { randomSource } from './order-scenarios';
 
 /**
  * A month of mixed traffic through a real gateway started with GATEWAY_CLOCK=manual (issue 19,
- * "Done when"): each day its orders over the merchant API, then the manual clock moved a minute at
+ * "Done when"): each day its orders over the merchant API (in USD, a share of every kind in EUR,
+ * so the books have a second currency), then the manual clock moved a minute at
  * a time until the janitor has learnt every UNKNOWN outcome (expiry 05/37) and charged back every
  * `.666` capture or payment, then a day on, past the settlement cut-off, and each merchant's file
  * of the day fetched from the operator endpoint. Deterministic for a seed number: the same orders,
@@ -39,6 +40,7 @@ export interface SeededOrder {
   readonly merchantId: string;
   readonly orderId: string;
   readonly kind: OrderKind;
+  readonly currency: 'USD' | 'EUR';
   /** the UTC day (yyyy-mm-dd) its requests were made on the gateway's clock */
   readonly day: string;
 }
@@ -46,12 +48,14 @@ export interface SeededOrder {
 export interface SeededMonth {
   readonly orders: readonly SeededOrder[];
   readonly days: readonly string[];
-  /**
-   * When each day ended (its batches settled) in the event store's time: the store stamps events
-   * with the system clock when it commits them (`recordedAt`, the time the postings and the daily
-   * report use), which a manual gateway clock does not move.
-   */
+  /** The last millisecond of each day on the gateway's clock: what the books are dated by. */
   readonly dayEnds: readonly string[];
+  /**
+   * When each day was done (its batches settled) on the system clock: the store stamps events
+   * with it when it commits them (`recordedAt`, what an audit export's range selects by), and a
+   * manual gateway clock does not move it.
+   */
+  readonly committedBy: readonly string[];
   readonly files: readonly string[];
 }
 
@@ -69,6 +73,8 @@ const KINDS: readonly OrderKind[] = [
   'unknown-paid',
 ];
 const DAY = 86_400_000;
+/** The orders of each day in EUR: every fourth (so every kind, over a month). */
+const EUR_EVERY = 4;
 
 const card = (expiry: { month: string; year: string }) => ({
   type: 'CARD',
@@ -83,7 +89,7 @@ export async function seedMonth(options: MonthOptions): Promise<SeededMonth> {
   const log = options.log ?? (() => undefined);
   const orders: SeededOrder[] = [];
   const days: string[] = [];
-  const dayEnds: string[] = [];
+  const committedBy: string[] = [];
   const files: string[] = [];
 
   const operator = async (path: string, body: unknown): Promise<string> => {
@@ -142,7 +148,14 @@ export async function seedMonth(options: MonthOptions): Promise<SeededMonth> {
           : i === 1 && d % 4 === 1
             ? 'recon-short'
             : KINDS[Math.floor(random() * KINDS.length)];
-      const order: SeededOrder = { merchantId, orderId: `m${options.seed}-${day}-${i}`, kind, day };
+      const orderId = `m${options.seed}-${day}-${i}`;
+      const order: SeededOrder = {
+        merchantId,
+        orderId,
+        kind,
+        currency: currencyOf(kind, d, i),
+        day,
+      };
       orders.push(order);
       if (kind === 'disputed' || kind.startsWith('unknown')) waiting.push(order);
       await runOrder(order, 100 + Math.floor(random() * 49_900), random() < 0.5, (m, p, b) =>
@@ -172,26 +185,41 @@ export async function seedMonth(options: MonthOptions): Promise<SeededMonth> {
       writeFileSync(file, await operator('acquirer/settlement', { merchantId, date: day }));
       files.push(file);
     }
-    dayEnds.push(new Date().toISOString());
+    committedBy.push(new Date().toISOString());
     log(`seed month: ${day}, ${options.ordersPerDay} orders, settled`);
   }
-  return { orders, days, dayEnds, files };
+  const dayEnds = days.map((day) => `${day}T23:59:59.999Z`);
+  return { orders, days, dayEnds, committedBy, files };
+}
+
+/**
+ * Every fourth order of a day in EUR; of the RECON orders (one a day at most, on every third or
+ * fourth day), every other one, so each kind of discrepancy shows in both currencies.
+ */
+function currencyOf(kind: OrderKind, d: number, i: number): SeededOrder['currency'] {
+  const euros =
+    kind === 'recon-missing'
+      ? Math.floor(d / 3) % 2 === 1
+      : kind === 'recon-short'
+        ? Math.floor(d / 4) % 2 === 1
+        : i % EUR_EVERY === EUR_EVERY - 1;
+  return euros ? 'EUR' : 'USD';
 }
 
 type Put = (merchantId: string, path: string, body: unknown) => Promise<unknown>;
 
 /** One order's requests, by its kind; `cents` its amount (1.00 to 499.99). */
 async function runOrder(order: SeededOrder, cents: number, odd: boolean, put: Put) {
-  const { merchantId, orderId, kind } = order;
+  const { merchantId, orderId, kind, currency } = order;
   const amount = (cents / 100).toFixed(2);
   const tx = (id: string, body: unknown) => put(merchantId, `${orderId}/transaction/${id}`, body);
   const first = (operation: string, value: string, expiry = APPROVED, reference?: string) =>
     tx(operation === 'PAY' ? 'pay' : 'auth', {
       apiOperation: operation,
-      order: { amount: value, currency: 'USD', ...(reference && { reference }) },
+      order: { amount: value, currency, ...(reference && { reference }) },
       sourceOfFunds: card(expiry),
     });
-  const money = (value: string) => ({ amount: value, currency: 'USD' });
+  const money = (value: string) => ({ amount: value, currency });
   const part = (share: number) => (Math.max(1, Math.floor(cents * share)) / 100).toFixed(2);
   switch (kind) {
     case 'captured':
