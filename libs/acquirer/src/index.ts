@@ -11,3 +11,4 @@ export {
   type SimulatedLaterDelays,
 } from './simulated/simulated-acquirer-later';
 export { feeOf } from './settlement/settlement-fee';
+export * from './settlement/settlement-stream';

@@ -1,3 +1,4 @@
+import { SETTLEMENT_BATCH_CLOSED, type SettlementClosedAt } from '@gateway/acquirer';
 import {
   evolveAll,
   initialState,
@@ -31,16 +32,15 @@ const PARALLEL_ORDERS = 16;
  */
 const ORDERS_PER_TURN = 64;
 
-const CLOSED = 'SettlementBatchClosed';
+const CLOSED = SETTLEMENT_BATCH_CLOSED;
 const LINES = 'SettlementLinesRecorded';
 const RECORDED = 'SettlementBatchRecorded';
 
 /** The batch as decided at its close: its lines follow in events of their own. */
-type ClosedBatch = Omit<SettlementBatch, 'lines'> & {
-  /** The store's head when it closed: the lines are the orders' as they stood there. */
-  readonly asOf: string;
-  readonly lineCount: number;
-};
+type ClosedBatch = Omit<SettlementBatch, 'lines'> &
+  SettlementClosedAt & {
+    readonly lineCount: number;
+  };
 
 /**
  * Closes a batch exactly once (docs/settlement.md). Its content is recorded first, in a stream of

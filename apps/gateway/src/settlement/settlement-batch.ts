@@ -29,10 +29,7 @@ export interface SettlementBatch {
 
 const DAY_MS = 86_400_000;
 
-/** The stream holding a batch's content and the end of its run. */
-export function settlementStreamId(merchantId: string, batch: number): string {
-  return `settlement:${merchantId}:${batch}`;
-}
+export { settlementStreamId } from '@gateway/acquirer';
 
 /** `2026-11-26` → 20261126; undefined unless a real calendar day written yyyy-mm-dd. */
 export function batchOfDate(date: string): number | undefined {

@@ -3,6 +3,7 @@ import type { EventReader } from '@gateway/event-store';
 import { oneOf, UsageError } from '../ledger-args';
 import { writeLine, type LedgerOutput } from '../ledger-context';
 import { orderEventPages } from '../order-event-pages';
+import { BatchCloses } from '../reconcile/batch-closes';
 import { ReconcileWorkspace } from '../reconcile/reconcile-workspace';
 import {
   exceptionsOf,
@@ -40,7 +41,11 @@ export async function reconcile(
       for (const exception of found) await report.exception(exception, ++exceptions);
       if (found.length === 0) addMatched(matched, settled.line);
     }
-    for (const tx of work.unsettled()) await report.exception(notSettled(tx), ++exceptions);
+    const closes = new BatchCloses(log);
+    for (const tx of work.unsettled()) {
+      const exception = notSettled(tx, await closes.asOf(tx.merchantId, tx.batch));
+      await report.exception(exception, ++exceptions);
+    }
     await report.end(matched, exceptions);
     return exceptions === 0 ? 0 : 1;
   } finally {

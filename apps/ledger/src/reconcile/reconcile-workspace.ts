@@ -36,6 +36,8 @@ export interface GatewayTransaction {
   readonly approved: boolean;
   readonly voided: boolean;
   readonly batch: number | null;
+  /** The log position of the event that last recorded it (its approval, a learnt outcome): in its batch only if the batch closed after it. */
+  readonly position: number;
   /** The card's funding method: the transaction's own card, else the latest before it on the order. */
   readonly fundingMethod: string | null;
 }
@@ -63,7 +65,7 @@ export class ReconcileWorkspace {
       CREATE INDEX line_tx ON line (orderId, transactionId);
       CREATE TABLE tx (merchantId TEXT, orderId TEXT, transactionId TEXT, type TEXT, currency TEXT,
         amount INTEGER, gatewayCode TEXT, voided INTEGER, batch INTEGER, fundingMethod TEXT,
-        PRIMARY KEY (orderId, transactionId, merchantId)) WITHOUT ROWID;
+        position INTEGER, PRIMARY KEY (orderId, transactionId, merchantId)) WITHOUT ROWID;
       CREATE INDEX tx_batch ON tx (merchantId, batch);
       CREATE TABLE funding (stream TEXT PRIMARY KEY, method TEXT) WITHOUT ROWID;`);
     this.insertLine = this.db.prepare(
@@ -72,11 +74,11 @@ export class ReconcileWorkspace {
     );
     this.upsertTx = this.db.prepare(
       `INSERT OR REPLACE INTO tx VALUES (@merchantId, @orderId, @transactionId, @type, @currency,
-        @amount, @gatewayCode, 0, @batch, @fundingMethod)`,
+        @amount, @gatewayCode, 0, @batch, @fundingMethod, @position)`,
     );
     this.reviseTx = this.db.prepare(
       `UPDATE tx SET gatewayCode = @gatewayCode, amount = coalesce(@amount, amount),
-        batch = coalesce(@batch, batch)
+        batch = coalesce(@batch, batch), position = @position
         WHERE merchantId = @merchantId AND orderId = @orderId AND transactionId = @transactionId`,
     );
     this.voidTx = this.db.prepare(
@@ -101,12 +103,18 @@ export class ReconcileWorkspace {
     const data = (event.data ?? {}) as Recorded;
     if (!order || data.gatewayCode === undefined) return;
     const key = { merchantId: order.merchantId, orderId: order.orderId };
+    const { position } = event;
     const batch = batchOf(data.processor);
     if (data.id === undefined) {
       // A later step or a learnt outcome of a transaction already recorded.
       const transactionId = data.transactionId;
       const revision = { ...key, transactionId, gatewayCode: data.gatewayCode };
-      this.reviseTx.run({ ...revision, amount: data.amount ?? null, batch: batch ?? null });
+      this.reviseTx.run({
+        ...revision,
+        amount: data.amount ?? null,
+        batch: batch ?? null,
+        position,
+      });
       return;
     }
     const own = data.sourceOfFunds?.provided?.card?.fundingMethod;
@@ -123,6 +131,7 @@ export class ReconcileWorkspace {
       gatewayCode: data.gatewayCode,
       batch: batch ?? null,
       fundingMethod: own ?? this.fundingOf.get(event.streamId) ?? null,
+      position,
     });
   }
 
@@ -137,7 +146,7 @@ export class ReconcileWorkspace {
         row_number() OVER (PARTITION BY l.orderId, l.transactionId ORDER BY l.rowid) AS nth,
         (SELECT json_object('merchantId', t.merchantId, 'type', t.type, 'currency', t.currency,
             'amount', t.amount, 'gatewayCode', t.gatewayCode, 'voided', t.voided,
-            'batch', t.batch, 'fundingMethod', t.fundingMethod)
+            'batch', t.batch, 'fundingMethod', t.fundingMethod, 'position', t.position)
           FROM tx t WHERE t.orderId = l.orderId AND t.transactionId = l.transactionId
           ORDER BY t.batch IS l.batch DESC LIMIT 1) AS tx
       FROM line l ORDER BY l.rowid`);

@@ -77,13 +77,22 @@ export function exceptionsOf({
   return found;
 }
 
-/** A transaction of a settled batch that no line settles. */
-export function notSettled(tx: GatewayTransaction): ReconcileException {
+/**
+ * A transaction of a settled batch that no line settles. When the batch's close is known (the
+ * store's head position it was worked out at) and the transaction was recorded after it, it says
+ * so: not in the batch however the clocks date it (a request answered across the cut-off, an
+ * outcome learnt after the close).
+ */
+export function notSettled(tx: GatewayTransaction, closedAsOf?: number): ReconcileException {
+  const late = closedAsOf !== undefined && tx.position > closedAsOf;
+  const why = late
+    ? `recorded after the batch closed (position ${tx.position}, the batch's is ${closedAsOf})`
+    : 'in no file';
   return {
     kind: 'NOT_SETTLED',
     merchantId: tx.merchantId,
     orderId: tx.orderId,
     transactionId: tx.transactionId,
-    detail: `${tx.type} ${formatAmount(tx.amount)} ${tx.currency} of batch ${tx.batch}: in no file`,
+    detail: `${tx.type} ${formatAmount(tx.amount)} ${tx.currency} of batch ${tx.batch}: ${why}`,
   };
 }

@@ -203,6 +203,23 @@ describe('reconciliation: settlement lines against the gateway events', () => {
     expect(reconcile(events, [line('o1', 'cap', 60_000, 1_000)])).toEqual([]);
   });
 
+  it('a transaction recorded after its batch closed (by log position, whatever its time) is said to be', () => {
+    const events = [...captured('M', 'o1'), ...captured('M', 'early'), ...captured('M', 'late')];
+    const work = new ReconcileWorkspace();
+    try {
+      work.addEvents(events);
+      work.addLines([line('o1', 'cap', 60_000, 1_000)]);
+      // The batch closed as of the 'early' order's capture: the 'late' one came after.
+      const closedAsOf = Number(events[3].position);
+      expect([...work.unsettled()].map((tx) => notSettled(tx, closedAsOf).detail)).toEqual([
+        'CAPTURE 60.00 USD of batch 20261126: in no file',
+        `CAPTURE 60.00 USD of batch 20261126: recorded after the batch closed (position ${closedAsOf + 2}, the batch's is ${closedAsOf})`,
+      ]);
+    } finally {
+      work.close();
+    }
+  });
+
   it("two merchants' order ids alike: the line is the one of its batch", () => {
     const events = [
       ...captured('A', 'o1', { processor: acquirer(BATCH - 1) }),
