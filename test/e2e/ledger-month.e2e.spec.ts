@@ -191,7 +191,7 @@ describe('a month of traffic closes, day by day: balanced books, daily totals, r
     }
     const wanted = [...expected].map(([key, f]) => [key, { ...f, net: f.settled - f.fees }]);
     expect([...report].sort()).toEqual(wanted.sort());
-    expect(report.size).toBeGreaterThanOrEqual(DAYS * 2 * 2);
+    expect(report.size).toBeGreaterThan(DAYS * 2); // most days: both merchants, both currencies
   });
 
   it("the month's balances: nothing UNKNOWN held; the receivable is what the files left unsettled, less what the acquirer took back", async () => {
