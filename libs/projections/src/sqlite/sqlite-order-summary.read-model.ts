@@ -18,7 +18,7 @@ import type {
  * 3: amount, reference, card_last_four and the console's search indexes (issue 20). Its rows are
  * dropped with the checkpoint, so the projector folds every order again and fills them.
  */
-const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 3;
 const UNKNOWN_INDEX = `
   CREATE INDEX order_summary_unknown ON order_summary (currency) WHERE unknown_count > 0;`;
 /**
@@ -31,7 +31,7 @@ const SEARCH_INDEXES = `
   CREATE INDEX order_summary_by_card ON order_summary (merchant_id, card_last_four, creation_time, order_id) WHERE card_last_four IS NOT NULL;
   CREATE INDEX order_summary_by_amount ON order_summary (merchant_id, amount, creation_time, order_id);
   CREATE INDEX order_summary_unknown_orders ON order_summary (merchant_id, creation_time, order_id) WHERE unknown_count > 0;
-  CREATE INDEX order_summary_by_order_id ON order_summary (order_id);
+  CREATE INDEX order_summary_by_order_id ON order_summary (order_id, creation_time);
   CREATE INDEX order_summary_recent ON order_summary (creation_time, order_id);
   CREATE INDEX order_summary_recent_by_status ON order_summary (status, creation_time, order_id);`;
 const MIGRATIONS: Readonly<Record<number, string>> = {
@@ -184,12 +184,7 @@ export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
 
   /** Opens an existing read model for reading only (the audit CLI, beside a running gateway). */
   static openReadOnly(filename: string): SqliteOrderSummaryReadModel {
-    const db = new Database(filename, { readonly: true, fileMustExist: true });
-    if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
-      db.close();
-      throw new Error(`${filename} is not an order-summary read model of this version (yet)`);
-    }
-    return new SqliteOrderSummaryReadModel(db);
+    return new SqliteOrderSummaryReadModel(openReadOnlyFile(filename));
   }
 
   checkpoint(): GlobalPosition | undefined {
@@ -268,6 +263,16 @@ export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
     this.checkpointer?.close();
     this.db.close();
   }
+}
+
+/** An existing read model, read-only; throws when it is missing or of another version. */
+export function openReadOnlyFile(filename: string): Database.Database {
+  const db = new Database(filename, { readonly: true, fileMustExist: true });
+  if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
+    db.close();
+    throw new Error(`${filename} is not an order-summary read model of this version (yet)`);
+  }
+  return db;
 }
 
 function prepare(db: Database.Database) {
