@@ -9,3 +9,4 @@ export * from './password-hash';
 export * from './certificate-match';
 export * from './reload-on-hangup';
 export * from './auth-lockout';
+export * from './write-atomically';

@@ -6,6 +6,26 @@ import {
   type Thousandths,
 } from '@gateway/domain';
 
+/** Every order.status the gateway records (see the domain's statusOf): a record, so none is missed. */
+const STATUS_SET: Readonly<Record<OrderStatus, true>> = {
+  AUTHENTICATED: true,
+  AUTHENTICATION_INITIATED: true,
+  AUTHENTICATION_UNSUCCESSFUL: true,
+  AUTHORIZED: true,
+  CANCELLED: true,
+  CAPTURED: true,
+  CHARGEBACK_PROCESSED: true,
+  DISPUTED: true,
+  FAILED: true,
+  INITIATED: true,
+  PARTIALLY_CAPTURED: true,
+  PARTIALLY_REFUNDED: true,
+  REFUNDED: true,
+  VERIFIED: true,
+};
+/** The statuses a row may hold, in alphabetical order: the order list's and the console's filter. */
+export const ORDER_SUMMARY_STATUSES = Object.keys(STATUS_SET) as OrderStatus[];
+
 /** One row of the order-summary read model: what a merchant's order list shows. */
 export interface OrderSummary {
   readonly merchantId: string;
