@@ -178,6 +178,8 @@ function searchForm(
     ${field('to', 'Created to', 'date', 'UTC day, included')}
     ${field('amount', 'Amount', 'text', 'Order amount, such as 100.00')}
     ${field('card', "Card's last four", 'text')}
-    <div><button type="submit">Search</button></div>
+    <div>
+      <span class="label-space" aria-hidden="true"></span><button type="submit">Search</button>
+    </div>
   </form>`;
 }

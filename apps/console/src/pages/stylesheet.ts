@@ -20,8 +20,8 @@ nav a[aria-current='page'] { font-weight: 700; text-decoration-thickness: 0.2em;
 main { padding: 1rem 1.5rem 3rem; max-width: 90rem; }
 h1 { font-size: 1.5rem; margin: 0.5rem 0 1rem; }
 h2 { font-size: 1.2rem; margin: 1.5rem 0 0.5rem; }
-form.search { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0.75rem 1rem; align-items: end; margin-bottom: 1.5rem; }
-label { display: block; font-weight: 600; font-size: 0.9rem; }
+form.search { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 0.75rem 1rem; align-items: start; margin-bottom: 1.5rem; }
+label, .label-space { display: block; font-weight: 600; font-size: 0.9rem; min-height: 1.35em; }
 input, select, button { font: inherit; padding: 0.35rem 0.5rem; border: 0.0625rem solid #6b7280; border-radius: 0.25rem; width: 100%; }
 button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; width: auto; }
 header button { background: transparent; border-color: #fff; }
