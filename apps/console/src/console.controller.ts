@@ -19,6 +19,18 @@ import { STYLESHEET } from './pages/stylesheet';
 
 type Query = Record<string, unknown>;
 
+/** Sections of the navigation built in a later round: their pages say what will be there. */
+const COMING = {
+  webhooks: [
+    'Webhooks',
+    'deliveries with their attempts, status codes and latency; redelivery by operators.',
+  ],
+  finance: [
+    'Finance',
+    'daily totals per currency as a chart and a table, the trial balance and reconciliation, with CSV downloads.',
+  ],
+} as const;
+
 function sendHtml(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.status(status).type('text/html; charset=utf-8').send(body);
 }
@@ -189,35 +201,12 @@ export class ConsoleController {
     });
   }
 
-  @Get('webhooks')
-  webhooks(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+  @Get(['webhooks', 'finance'])
+  coming(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const section = request.url.slice(1).split('?')[0] as keyof typeof COMING;
+    const [title, what] = COMING[section];
     return this.signedIn(request, reply, (session) =>
-      sendHtml(
-        reply,
-        200,
-        comingPage(
-          session,
-          'webhooks',
-          'Webhooks',
-          'deliveries with their attempts, status codes and latency; redelivery by operators.',
-        ),
-      ),
-    );
-  }
-
-  @Get('finance')
-  finance(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.signedIn(request, reply, (session) =>
-      sendHtml(
-        reply,
-        200,
-        comingPage(
-          session,
-          'finance',
-          'Finance',
-          'daily totals per currency as a chart and a table, the trial balance and reconciliation, with CSV downloads.',
-        ),
-      ),
+      sendHtml(reply, 200, comingPage(session, section, title, what)),
     );
   }
 

@@ -110,6 +110,17 @@ describe('SqliteOrderSummaryReadModel', () => {
     model.close();
   });
 
+  it("changes a row's search fields with a later revision only", () => {
+    const model = SqliteOrderSummaryReadModel.open(file);
+    const first = { cardLastFour: '1111', amount: 0, status: 'FAILED' as const };
+    model.commit([row('o1', 1, first)], undefined, 1n);
+    const second = { cardLastFour: '2222', amount: 5000, reference: 'r-2' };
+    model.commit([row('o1', 2, second)], 1n, 2n);
+    model.commit([row('o1', 1, first)], 2n, 3n); // applied again: changes nothing
+    expect([...model.rows()]).toEqual([row('o1', 2, second)]);
+    model.close();
+  });
+
   it('keeps the later revision of a row when an older one is written again', () => {
     const model = SqliteOrderSummaryReadModel.open(file);
     model.commit([row('o1', 3, { status: 'CAPTURED' })], undefined, 3n);

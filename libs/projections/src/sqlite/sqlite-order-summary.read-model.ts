@@ -216,7 +216,17 @@ export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
   }
 
   private upsert(rows: readonly OrderSummary[]): void {
-    for (const row of rows) this.statements.upsert.run(columnsOf(row));
+    for (const row of rows) {
+      if (this.statements.upsert.run(columnsOf(row)).changes === 0) continue; // an older revision
+      this.statements.searchFields.run({
+        merchant: row.merchantId,
+        order: row.orderId,
+        revision: row.streamRevision,
+        amount: row.amount,
+        reference: row.reference ?? null,
+        card: row.cardLastFour ?? null,
+      });
+    }
   }
 
   list(query: OrderSummaryQuery): OrderSummaryPage {
@@ -283,18 +293,26 @@ function prepare(db: Database.Database) {
     ),
     // Only a later revision replaces a row: re-applying an event is a no-op. Positional
     // parameters in COLUMN order bind faster than named ones (a rebuild writes every order).
+    // SQLite rewrites the indexes of every column an UPDATE sets, changed or not, so the upsert
+    // sets only what an order's events keep changing: currency and creation time never change
+    // (OrderCreated's), and the search fields, which seldom do, go through searchFields.
     upsert: db.prepare(
       `INSERT INTO order_summary VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (merchant_id, order_id) DO UPDATE SET
-         status = excluded.status, currency = excluded.currency,
+         status = excluded.status,
          total_authorized = excluded.total_authorized, total_captured = excluded.total_captured,
-         total_refunded = excluded.total_refunded, creation_time = excluded.creation_time,
+         total_refunded = excluded.total_refunded,
          last_updated_time = excluded.last_updated_time, transaction_count = excluded.transaction_count,
          stream_revision = excluded.stream_revision, total_chargeback = excluded.total_chargeback,
-         unknown_count = excluded.unknown_count, total_unknown = excluded.total_unknown,
-         amount = excluded.amount, reference = excluded.reference,
-         card_last_four = excluded.card_last_four
+         unknown_count = excluded.unknown_count, total_unknown = excluded.total_unknown
        WHERE excluded.stream_revision > order_summary.stream_revision`,
+    ),
+    // The row the upsert just wrote (its revision), only when a search field differs: a lookup by
+    // key, and the search indexes written only then.
+    searchFields: db.prepare(
+      `UPDATE order_summary SET amount = @amount, reference = @reference, card_last_four = @card
+       WHERE merchant_id = @merchant AND order_id = @order AND stream_revision = @revision
+         AND (amount IS NOT @amount OR reference IS NOT @reference OR card_last_four IS NOT @card)`,
     ),
     list: db.prepare(
       `SELECT * FROM order_summary
