@@ -218,6 +218,25 @@ suite('the console in Chromium', () => {
     expect(replayed.headers.get('location')).toBe('/sign-in');
   });
 
+  it('works without JavaScript: sign in, search, open an order', async () => {
+    const bare = await run.browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await bare.newPage();
+      await page.goto(`${run.site.url}/sign-in`);
+      await page.getByLabel('User name').fill('shop');
+      await page.getByLabel('Password').fill(USERS.shop.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Orders' }).waitFor();
+      await page.getByLabel('Status').selectOption('CAPTURED');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.waitForURL(/status=CAPTURED/);
+      await page.getByRole('link', { name: 'shop-2' }).click();
+      await page.getByRole('heading', { name: 'Order shop-2' }).waitFor();
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('locks a user out after repeated failures, the right password included', async () => {
     for (let i = 0; i < 3; i++) {
       const page = await signIn('fin', `wrong-${i}`);
