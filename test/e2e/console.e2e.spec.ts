@@ -237,6 +237,32 @@ suite('the console in Chromium', () => {
     }
   });
 
+  it('reads at 200 % zoom: half the width, nothing wider than the window but the table, which scrolls', async () => {
+    const zoomed = await run.browser.newContext({ viewport: { width: 640, height: 800 } });
+    try {
+      const page = await zoomed.newPage();
+      await page.goto(`${run.site.url}/sign-in`);
+      await page.getByLabel('User name').fill('fin');
+      await page.getByLabel('Password').fill(USERS.fin.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Orders' }).waitFor();
+      const widths = await page.evaluate(() => {
+        const d = (globalThis as any).document;
+        const wrap = d.querySelector('.table-wrap');
+        return {
+          page: d.documentElement.scrollWidth,
+          window: d.documentElement.clientWidth,
+          table: wrap.scrollWidth > wrap.clientWidth,
+        };
+      });
+      expect(widths.page).toBeLessThanOrEqual(widths.window);
+      expect(widths.table).toBe(true);
+      await run.screenshot(page, 'console-orders-zoomed');
+    } finally {
+      await zoomed.close();
+    }
+  });
+
   it('locks a user out after repeated failures, the right password included', async () => {
     for (let i = 0; i < 3; i++) {
       const page = await signIn('fin', `wrong-${i}`);

@@ -44,7 +44,7 @@ export function unknownPage(
       </p>
       ${
         result.rows.length
-          ? html`<div class="table-wrap">
+          ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="UNKNOWN orders">
               <table>
                 <caption>
                   Orders waiting for an outcome, newest first
@@ -93,7 +93,7 @@ export function auditPage(
     section: 'audit',
     body: html`<h1>Audit</h1>
       ${session.role === 'merchant' ? html`<p>Your own actions.</p>` : ''}
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Audit trail">
         <table>
           <caption>
             Console actions, newest first

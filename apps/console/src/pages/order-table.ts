@@ -36,7 +36,8 @@ export function orderTable(
   showMerchant: boolean,
 ): Html {
   if (rows.length === 0) return html`<p>No orders match.</p>`;
-  return html`<div class="table-wrap">
+  // A region that scrolls sideways when the window is narrow (zoom): focusable to scroll by keys.
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}">
     <table>
       <caption>
         ${caption}
