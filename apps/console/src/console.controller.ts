@@ -105,6 +105,7 @@ export class ConsoleController {
       return again(401, 'The user name or the password is wrong.');
     }
     audit('ok', result.session.role);
+    this.auth.signOut(request); // a session the browser held before ends: one per sign-in
     void reply.header('set-cookie', this.auth.signedInCookies(result.sessionId));
     return redirect(reply, '/orders');
   }
