@@ -7,3 +7,4 @@ export * from './config-error';
 export * from './log-level';
 export * from './bus.config';
 export * from './event-store.config';
+export * from './loopback';

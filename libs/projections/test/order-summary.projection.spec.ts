@@ -70,6 +70,8 @@ describe('order summary projection: events → row', () => {
       lastUpdatedTime: '2026-11-22T10:09:00.000Z',
       transactionCount: 3,
       streamRevision: 3, // OrderCreated, then one event per transaction
+      amount: 100_000,
+      cardLastFour: '0008', // the authorization's card: the capture and refund carry none
     });
   });
 
@@ -84,6 +86,23 @@ describe('order summary projection: events → row', () => {
       totalCaptured: 0,
       transactionCount: 1,
     });
+  });
+
+  it("order.reference comes from the first transaction, the card's last four from the latest card", () => {
+    const otherCard = {
+      type: 'CARD',
+      provided: { card: { number: '411111xxxxxx1111', expiry: { month: '1', year: '39' } } },
+    };
+    const first = { echo: { order: { reference: 'basket-17' } } } as any;
+    const row = summaryOf(
+      storedEvents([
+        authorize({ transactionId: 'a', amount: 5_000, outcome: declined(), ...first }),
+        authorize({ transactionId: 'b', amount: 5_000, sourceOfFunds: otherCard }),
+      ]),
+    );
+    expect(row).toMatchObject({ reference: 'basket-17', cardLastFour: '1111', amount: 5_000 });
+    const plain = summaryOf(storedEvents([pay({ transactionId: 'p', amount: 7_000 })]));
+    expect(plain).not.toHaveProperty('reference');
   });
 
   it('a voided payment is CANCELLED, its totals back to zero', () => {

@@ -23,6 +23,7 @@ const row = (
   lastUpdatedTime: '2026-11-22T10:00:00.000Z',
   transactionCount: 1,
   streamRevision,
+  amount: 1000,
   ...extra,
 });
 
@@ -60,7 +61,7 @@ describe('SqliteOrderSummaryReadModel', () => {
     model.close();
   });
 
-  it('opens a version 1 file (before chargebacks): its rows read 0 taken back, new rows keep theirs', () => {
+  it('opens a version 1 file: its rows and checkpoint go (version 3), to be folded again', () => {
     const v1 = new Database(file);
     v1.exec(`CREATE TABLE order_summary (merchant_id TEXT NOT NULL, order_id TEXT NOT NULL,
       status TEXT NOT NULL, currency TEXT NOT NULL, total_authorized INTEGER NOT NULL,
@@ -69,13 +70,17 @@ describe('SqliteOrderSummaryReadModel', () => {
       stream_revision INTEGER NOT NULL, PRIMARY KEY (merchant_id, order_id)) STRICT, WITHOUT ROWID;
       CREATE TABLE checkpoint (projection TEXT PRIMARY KEY, position TEXT NOT NULL) STRICT;
       INSERT INTO order_summary VALUES ('M', 'o1', 'AUTHORIZED', 'USD', 1000, 0, 0,
-        '2026-11-22T10:00:01.000Z', '2026-11-22T10:00:00.000Z', 1, 1);`);
+        '2026-11-22T10:00:01.000Z', '2026-11-22T10:00:00.000Z', 1, 1);
+      INSERT INTO checkpoint VALUES ('order_summary', '7');`);
     v1.pragma('user_version = 1');
     v1.close();
     const model = SqliteOrderSummaryReadModel.open(file);
+    expect(model.checkpoint()).toBeUndefined();
+    expect([...model.rows()]).toEqual([]);
     const charged = { status: 'CHARGEBACK_PROCESSED' as const, totalChargeback: 400 };
-    model.commit([row('o2', 4, charged)], undefined, 9n);
-    expect([...model.rows()]).toEqual([row('o1', 1), row('o2', 4, charged)]);
+    const searched = { reference: 'ref-2', cardLastFour: '0008' };
+    model.commit([row('o2', 4, charged), row('o3', 1, searched)], undefined, 9n);
+    expect([...model.rows()]).toEqual([row('o2', 4, charged), row('o3', 1, searched)]);
     model.close();
     expect(() => SqliteOrderSummaryReadModel.openReadOnly(file).close()).not.toThrow();
   });
@@ -102,6 +107,17 @@ describe('SqliteOrderSummaryReadModel', () => {
       { currency: 'EUR', transactions: 1, amount: 500 },
       { currency: 'USD', transactions: 2, amount: 11_777 },
     ]);
+    model.close();
+  });
+
+  it("changes a row's search fields with a later revision only", () => {
+    const model = SqliteOrderSummaryReadModel.open(file);
+    const first = { cardLastFour: '1111', amount: 0, status: 'FAILED' as const };
+    model.commit([row('o1', 1, first)], undefined, 1n);
+    const second = { cardLastFour: '2222', amount: 5000, reference: 'r-2' };
+    model.commit([row('o1', 2, second)], 1n, 2n);
+    model.commit([row('o1', 1, first)], 2n, 3n); // applied again: changes nothing
+    expect([...model.rows()]).toEqual([row('o1', 2, second)]);
     model.close();
   });
 

@@ -11,6 +11,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
 import {
+  AuthLockout,
   matchesCertificate,
   merchantIdProblem,
   type Merchant,
@@ -21,7 +22,6 @@ import { MerchantAdmission } from '../protection/merchant-admission';
 import { MerchantRateLimiter } from '../protection/merchant-rate-limiter';
 import { PaymentSessions } from '../session/payment-sessions';
 import { MERCHANT_REGISTRY } from '../tokens';
-import { AuthLockout } from './auth-lockout';
 import { offeredSessionId, passwordIn } from './session-credentials';
 
 const SESSION_ID_AS_PASSWORD = 'gateway:sessionIdAsPassword';

@@ -1,14 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  openSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { existsSync } from 'node:fs';
 import {
   MerchantFileError,
   merchantIdProblem,
@@ -16,37 +6,11 @@ import {
   readMerchantsDocument,
   generatePassword,
   hashPassword,
+  writeAtomically,
 } from '@gateway/merchants';
 
 type Entry = Record<string, unknown>;
 type MerchantsDocument = Entry & { merchants: Entry[] };
-
-/**
- * Write-then-rename, so that a running gateway or a crash never sees half a file. The file holds
- * hashes and notification secrets: a new one is private to its owner, an existing one keeps its mode.
- */
-function writeAtomically(file: string, text: string): void {
-  let mode = 0o600;
-  try {
-    mode = statSync(file).mode & 0o777;
-  } catch {
-    // new file
-  }
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    const fd = openSync(temp, 'wx', mode);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
-}
 
 /** The file as it stands; one the gateway would not load is refused, never extended. */
 function readDocument(file: string, missingIsEmpty: boolean): MerchantsDocument {

@@ -1,5 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { isLoopback } from '@gateway/config';
 import { isAbsolute, resolve } from 'node:path';
 import { KEY_ID } from '../crypto/aes-gcm-keyring';
 
@@ -15,17 +16,6 @@ export interface TlsFiles {
 export interface DataKeys {
   readonly keys: ReadonlyMap<string, Buffer>;
   readonly currentKeyId: string;
-}
-
-/** Plain HTTP carries passwords and card numbers in the clear, so it is for this machine only. */
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return (
-    bare === 'localhost' ||
-    bare === '::1' ||
-    /^127(\.\d{1,3}){3}$/.test(bare) ||
-    /^::ffff:127(\.\d{1,3}){3}$/.test(bare)
-  );
 }
 
 /**

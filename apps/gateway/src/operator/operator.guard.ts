@@ -3,7 +3,7 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import type { FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import type { GatewayConfig } from '../config/gateway.config';
-import { isLoopback } from '../config/security.config';
+import { isLoopback } from '@gateway/config';
 import { GATEWAY_CONFIG } from '../tokens';
 
 /**

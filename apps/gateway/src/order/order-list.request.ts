@@ -1,25 +1,8 @@
 import { ApiError } from '@gateway/contract';
 import type { OrderStatus } from '@gateway/domain';
-import type { OrderSummaryCursor } from '@gateway/projections';
+import { ORDER_SUMMARY_STATUSES, type OrderSummaryCursor } from '@gateway/projections';
 
-/** Every order.status the gateway records (see the domain's statusOf): a record, so none is missed. */
-const STATUS_SET: Readonly<Record<OrderStatus, true>> = {
-  AUTHENTICATED: true,
-  AUTHENTICATION_INITIATED: true,
-  AUTHENTICATION_UNSUCCESSFUL: true,
-  AUTHORIZED: true,
-  CANCELLED: true,
-  CAPTURED: true,
-  CHARGEBACK_PROCESSED: true,
-  DISPUTED: true,
-  FAILED: true,
-  INITIATED: true,
-  PARTIALLY_CAPTURED: true,
-  PARTIALLY_REFUNDED: true,
-  REFUNDED: true,
-  VERIFIED: true,
-};
-const STATUSES = Object.keys(STATUS_SET) as OrderStatus[];
+const STATUSES = ORDER_SUMMARY_STATUSES;
 const PARAMETERS = ['status', 'from', 'to', 'limit', 'cursor'];
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;

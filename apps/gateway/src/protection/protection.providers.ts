@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import { AuthLockout } from '../auth/auth-lockout';
+import { AuthLockout } from '@gateway/merchants';
 import type { TrafficLimits } from '../config/traffic-limits';
 import { GatewayMetrics } from '../ops/gateway-metrics';
 import { LoadShedder } from './load-shedder';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigError } from '@gateway/config';
 import { loadConfig } from '../../src/config/gateway.config';
-import { isLoopback } from '../../src/config/security.config';
+import { isLoopback } from '@gateway/config';
 import {
   describeWithOpenssl,
   makeTestPki,

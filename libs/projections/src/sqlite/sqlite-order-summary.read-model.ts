@@ -15,15 +15,36 @@ import type {
 /**
  * 2: total_chargeback, unknown_count, total_unknown (issue 18), added last so a version 1 file
  * migrates in place (its orders predate chargebacks; UNKNOWN ones it had are not counted).
+ * 3: amount, reference, card_last_four and the console's search indexes (issue 20). Its rows are
+ * dropped with the checkpoint, so the projector folds every order again and fills them.
  */
-const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 const UNKNOWN_INDEX = `
   CREATE INDEX order_summary_unknown ON order_summary (currency) WHERE unknown_count > 0;`;
+/**
+ * The console's searches (libs/projections/src/sqlite/order-search.ts): each filter of one
+ * merchant's orders is an equality before the list order, so a page reads only its own rows; the
+ * last two serve every merchant's orders (finance) by order id, time or status.
+ */
+const SEARCH_INDEXES = `
+  CREATE INDEX order_summary_by_reference ON order_summary (merchant_id, reference, creation_time, order_id) WHERE reference IS NOT NULL;
+  CREATE INDEX order_summary_by_card ON order_summary (merchant_id, card_last_four, creation_time, order_id) WHERE card_last_four IS NOT NULL;
+  CREATE INDEX order_summary_by_amount ON order_summary (merchant_id, amount, creation_time, order_id);
+  CREATE INDEX order_summary_unknown_orders ON order_summary (merchant_id, creation_time, order_id) WHERE unknown_count > 0;
+  CREATE INDEX order_summary_by_order_id ON order_summary (order_id, creation_time);
+  CREATE INDEX order_summary_recent ON order_summary (creation_time, order_id);
+  CREATE INDEX order_summary_recent_by_status ON order_summary (status, creation_time, order_id);`;
 const MIGRATIONS: Readonly<Record<number, string>> = {
   1: `ALTER TABLE order_summary ADD COLUMN total_chargeback INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE order_summary ADD COLUMN unknown_count INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE order_summary ADD COLUMN total_unknown INTEGER NOT NULL DEFAULT 0;
     ${UNKNOWN_INDEX}`,
+  2: `ALTER TABLE order_summary ADD COLUMN amount INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE order_summary ADD COLUMN reference TEXT;
+    ALTER TABLE order_summary ADD COLUMN card_last_four TEXT;
+    DELETE FROM order_summary;
+    DELETE FROM checkpoint;
+    ${SEARCH_INDEXES}`,
 };
 const TABLES = `
   CREATE TABLE order_summary (
@@ -41,6 +62,9 @@ const TABLES = `
     total_chargeback  INTEGER NOT NULL,
     unknown_count     INTEGER NOT NULL,
     total_unknown     INTEGER NOT NULL,
+    amount            INTEGER NOT NULL,
+    reference         TEXT,
+    card_last_four    TEXT,
     PRIMARY KEY (merchant_id, order_id)
   ) STRICT, WITHOUT ROWID;
   -- Positions as decimal text: KurrentDB commit positions exceed SQLite's 64-bit integers' safe use in JS.
@@ -48,11 +72,12 @@ const TABLES = `
 const INDEXES = `
   CREATE INDEX order_summary_listing ON order_summary (merchant_id, creation_time, order_id);
   CREATE INDEX order_summary_by_status ON order_summary (merchant_id, status, creation_time, order_id);
-  ${UNKNOWN_INDEX}`;
+  ${UNKNOWN_INDEX}
+  ${SEARCH_INDEXES}`;
 
 const PROJECTION = 'order_summary';
 
-interface Row {
+export interface Row {
   merchant_id: string;
   order_id: string;
   status: string;
@@ -67,6 +92,9 @@ interface Row {
   total_chargeback: number;
   unknown_count: number;
   total_unknown: number;
+  amount: number;
+  reference: string | null;
+  card_last_four: string | null;
 }
 
 /**
@@ -156,12 +184,7 @@ export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
 
   /** Opens an existing read model for reading only (the audit CLI, beside a running gateway). */
   static openReadOnly(filename: string): SqliteOrderSummaryReadModel {
-    const db = new Database(filename, { readonly: true, fileMustExist: true });
-    if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
-      db.close();
-      throw new Error(`${filename} is not an order-summary read model of this version (yet)`);
-    }
-    return new SqliteOrderSummaryReadModel(db);
+    return new SqliteOrderSummaryReadModel(openReadOnlyFile(filename));
   }
 
   checkpoint(): GlobalPosition | undefined {
@@ -193,7 +216,17 @@ export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
   }
 
   private upsert(rows: readonly OrderSummary[]): void {
-    for (const row of rows) this.statements.upsert.run(columnsOf(row));
+    for (const row of rows) {
+      if (this.statements.upsert.run(columnsOf(row)).changes === 0) continue; // an older revision
+      this.statements.searchFields.run({
+        merchant: row.merchantId,
+        order: row.orderId,
+        revision: row.streamRevision,
+        amount: row.amount,
+        reference: row.reference ?? null,
+        card: row.cardLastFour ?? null,
+      });
+    }
   }
 
   list(query: OrderSummaryQuery): OrderSummaryPage {
@@ -242,6 +275,16 @@ export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
   }
 }
 
+/** An existing read model, read-only; throws when it is missing or of another version. */
+export function openReadOnlyFile(filename: string): Database.Database {
+  const db = new Database(filename, { readonly: true, fileMustExist: true });
+  if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
+    db.close();
+    throw new Error(`${filename} is not an order-summary read model of this version (yet)`);
+  }
+  return db;
+}
+
 function prepare(db: Database.Database) {
   return {
     checkpoint: db.prepare('SELECT position FROM checkpoint WHERE projection = ?').pluck(),
@@ -250,16 +293,26 @@ function prepare(db: Database.Database) {
     ),
     // Only a later revision replaces a row: re-applying an event is a no-op. Positional
     // parameters in COLUMN order bind faster than named ones (a rebuild writes every order).
+    // SQLite rewrites the indexes of every column an UPDATE sets, changed or not, so the upsert
+    // sets only what an order's events keep changing: currency and creation time never change
+    // (OrderCreated's), and the search fields, which seldom do, go through searchFields.
     upsert: db.prepare(
-      `INSERT INTO order_summary VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO order_summary VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (merchant_id, order_id) DO UPDATE SET
-         status = excluded.status, currency = excluded.currency,
+         status = excluded.status,
          total_authorized = excluded.total_authorized, total_captured = excluded.total_captured,
-         total_refunded = excluded.total_refunded, creation_time = excluded.creation_time,
+         total_refunded = excluded.total_refunded,
          last_updated_time = excluded.last_updated_time, transaction_count = excluded.transaction_count,
          stream_revision = excluded.stream_revision, total_chargeback = excluded.total_chargeback,
          unknown_count = excluded.unknown_count, total_unknown = excluded.total_unknown
        WHERE excluded.stream_revision > order_summary.stream_revision`,
+    ),
+    // The row the upsert just wrote (its revision), only when a search field differs: a lookup by
+    // key, and the search indexes written only then.
+    searchFields: db.prepare(
+      `UPDATE order_summary SET amount = @amount, reference = @reference, card_last_four = @card
+       WHERE merchant_id = @merchant AND order_id = @order AND stream_revision = @revision
+         AND (amount IS NOT @amount OR reference IS NOT @reference OR card_last_four IS NOT @card)`,
     ),
     list: db.prepare(
       `SELECT * FROM order_summary
@@ -281,7 +334,7 @@ function prepare(db: Database.Database) {
 }
 
 /** The row's values in the table's column order. */
-function columnsOf(summary: OrderSummary): (string | number)[] {
+function columnsOf(summary: OrderSummary): (string | number | null)[] {
   return [
     summary.merchantId,
     summary.orderId,
@@ -297,10 +350,13 @@ function columnsOf(summary: OrderSummary): (string | number)[] {
     summary.totalChargeback,
     summary.unknownTransactions,
     summary.totalUnknown,
+    summary.amount,
+    summary.reference ?? null,
+    summary.cardLastFour ?? null,
   ];
 }
 
-function fromRow(row: Row): OrderSummary {
+export function fromRow(row: Row): OrderSummary {
   return {
     merchantId: row.merchant_id,
     orderId: row.order_id,
@@ -316,5 +372,8 @@ function fromRow(row: Row): OrderSummary {
     totalChargeback: row.total_chargeback,
     unknownTransactions: row.unknown_count,
     totalUnknown: row.total_unknown,
+    amount: row.amount,
+    ...(row.reference !== null ? { reference: row.reference } : {}),
+    ...(row.card_last_four !== null ? { cardLastFour: row.card_last_four } : {}),
   };
 }

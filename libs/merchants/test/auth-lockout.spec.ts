@@ -1,4 +1,4 @@
-import { AuthLockout } from '../../src/auth/auth-lockout';
+import { AuthLockout } from '@gateway/merchants';
 
 describe('AuthLockout', () => {
   let now = 1_000_000;

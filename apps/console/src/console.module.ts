@@ -1,0 +1,21 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ConsoleController } from './console.controller';
+import { ReadModel } from './read-model';
+import { ConsoleAuth } from './sessions/console-auth';
+import { ConsoleDb } from './sessions/console-db';
+
+/** The console's one module: its services are made in main.ts and handed in as they are. */
+@Module({})
+export class ConsoleModule {
+  static with(services: { auth: ConsoleAuth; db: ConsoleDb; readModel: ReadModel }): DynamicModule {
+    return {
+      module: ConsoleModule,
+      controllers: [ConsoleController],
+      providers: [
+        { provide: ConsoleAuth, useValue: services.auth },
+        { provide: ConsoleDb, useValue: services.db },
+        { provide: ReadModel, useValue: services.readModel },
+      ],
+    };
+  }
+}

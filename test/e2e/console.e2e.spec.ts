@@ -1,0 +1,278 @@
+import { hashPassword } from '@gateway/merchants';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { browserSuite, useBrowserRun } from '../support/chromium';
+import {
+  authorizeBody,
+  merchantClient,
+  projectionCaughtUp,
+  startNodeProcess,
+  type RunningGateway,
+  type RunningProcess,
+} from '../support/gateway-process';
+
+/**
+ * The console in Debian's chromium, keyboard first: a real gateway and a real console process on
+ * real ports, the console reading the gateway's read model. Sign-in, search, a merchant user kept
+ * to its merchant, CSRF, sign-out and lockout (last: it locks this machine's address out).
+ */
+const CONSOLE = resolve(__dirname, '../../dist/apps/console/src/main.js');
+const USERS = {
+  fin: { role: 'finance', password: 'password-of-fin' },
+  shop: { role: 'merchant', merchantId: 'TESTMERCHANT', password: 'password-of-shop' },
+} as const;
+
+interface ConsoleSite {
+  readonly url: string;
+  readonly process: RunningProcess;
+  close(): Promise<void>;
+}
+
+/** Orders of two merchants, then the console on the gateway's data directory. */
+async function startConsole(gateway: RunningGateway): Promise<ConsoleSite> {
+  const shop = merchantClient(gateway, 'TESTMERCHANT');
+  const other = merchantClient(gateway, 'TESTOTHER');
+  for (let i = 1; i <= 3; i++)
+    await shop.put(`/order/shop-${i}/transaction/a`, {
+      ...authorizeBody(`${i}0.00`),
+      order: { amount: `${i}0.00`, currency: 'USD', reference: `basket-${i}` },
+    });
+  await shop.put('/order/shop-2/transaction/c', {
+    apiOperation: 'CAPTURE',
+    transaction: { amount: '20.00', currency: 'USD' },
+  });
+  await other.put('/order/other-1/transaction/a', authorizeBody('55.00'));
+  await projectionCaughtUp(gateway);
+  const usersFile = join(gateway.dataDir, 'console-users.json');
+  const users = await Promise.all(
+    Object.entries(USERS).map(async ([username, { password, ...rest }]) => ({
+      username,
+      ...rest,
+      passwordHash: await hashPassword(password),
+    })),
+  );
+  writeFileSync(usersFile, JSON.stringify({ users }));
+  const started = await startNodeProcess(
+    'console',
+    CONSOLE,
+    {
+      CONSOLE_PORT: '0',
+      CONSOLE_HOST: '127.0.0.1',
+      GATEWAY_DATA_DIR: gateway.dataDir,
+      CONSOLE_USERS_FILE: usersFile,
+      GATEWAY_AUTH_MAX_FAILURES: '3',
+      GATEWAY_AUTH_LOCKOUT: '120',
+    },
+    /console listening on (http:\/\/[\d.]+:\d+)/,
+  );
+  return {
+    url: started.ready[1],
+    process: started,
+    close: async () => void (await started.stop()),
+  };
+}
+
+const suite = browserSuite('the console browser suite');
+
+suite('the console in Chromium', () => {
+  const run = useBrowserRun(startConsole, { width: 1280, height: 800 });
+
+  /** The focused element, as role-ish text: tag, id or name, and its text. */
+  const focused = (page: Page): Promise<string> =>
+    page.evaluate(() => {
+      const e = (globalThis as any).document.activeElement;
+      return `${e.tagName.toLowerCase()}#${e.id || e.name || ''}:${(e.textContent ?? '').trim()}`;
+    });
+
+  /** Presses Tab until the element with this id has focus; what got focus on the way. */
+  async function tabTo(page: Page, id: string): Promise<string[]> {
+    const seen: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press('Tab');
+      seen.push(await focused(page));
+      if (seen.at(-1)!.startsWith(`input#${id}:`) || seen.at(-1)!.startsWith(`select#${id}:`))
+        return seen;
+    }
+    throw new Error(`Tab never reached #${id}: ${seen.join(', ')}`);
+  }
+
+  /** Signs in with the keyboard only: Tab to each field, type, Enter. */
+  async function signIn(username: keyof typeof USERS, password: string = USERS[username].password) {
+    const page = await run.context.newPage();
+    await page.goto(`${run.site.url}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const path = await tabTo(page, 'username');
+    expect(path[0]).toBe('a#:Skip to content');
+    await page.keyboard.type(username);
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('input#password:');
+    await page.keyboard.type(password);
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    return page;
+  }
+
+  it('signs in with the keyboard and searches orders by reference', async () => {
+    const page = await signIn('shop');
+    await page.getByRole('heading', { name: 'Orders' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/orders');
+    await run.screenshot(page, 'console-orders');
+    // Skip link, the six sections, sign-out, then the form (no merchant field for a merchant user).
+    const path = await tabTo(page, 'reference');
+    expect(path.slice(0, 9)).toEqual([
+      'a#:Skip to content',
+      'a#:Orders',
+      'a#:Webhooks',
+      'a#:Disputes',
+      'a#:UNKNOWN',
+      'a#:Finance',
+      'a#:Audit',
+      'button#:Sign out',
+      'input#orderId:',
+    ]);
+    await page.keyboard.type('basket-2');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/reference=basket-2/);
+    const rows = page.locator('table tbody tr');
+    expect(await rows.count()).toBe(1);
+    const cells = await rows.first().locator('th, td').allInnerTexts();
+    // Order, reference, status badge, currency, amount, authorized, captured, refunded, card.
+    expect(cells.slice(0, 9)).toEqual([
+      'shop-2',
+      'basket-2',
+      'CAPTURED',
+      'USD',
+      '20.00',
+      '20.00',
+      '20.00',
+      '0.00',
+      '•••• 0008',
+    ]);
+    await page.getByRole('link', { name: 'shop-2' }).click();
+    await page.getByRole('heading', { name: 'Order shop-2' }).waitFor();
+  });
+
+  it('finance sees every merchant, and searches by status and card across them', async () => {
+    const page = await signIn('fin');
+    await page.goto(`${run.site.url}/orders?status=AUTHORIZED`);
+    const orders = await page.locator('table tbody th').allInnerTexts();
+    expect(orders.sort()).toEqual(['other-1', 'shop-1', 'shop-3']);
+    await run.screenshot(page, 'console-orders-finance');
+    await page.goto(`${run.site.url}/orders?card=0008`);
+    expect(await page.getByRole('alert').innerText()).toContain('Name the merchant');
+    await page.goto(`${run.site.url}/orders?merchant=TESTOTHER&card=0008&amount=55`);
+    expect(await page.locator('table tbody th').allInnerTexts()).toEqual(['other-1']);
+    for (const section of ['Disputes', 'UNKNOWN', 'Audit', 'Webhooks', 'Finance']) {
+      await page.getByRole('link', { name: section, exact: true }).click();
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await page.locator('a[aria-current="page"]').innerText()).toBe(section);
+    }
+  });
+
+  it("a merchant user cannot open another merchant's order by URL: 404, as for no order", async () => {
+    const page = await signIn('shop');
+    const other = await page.goto(`${run.site.url}/orders/TESTOTHER/other-1`);
+    expect(other!.status()).toBe(404);
+    const otherText = await page.locator('main').innerText();
+    const missing = await page.goto(`${run.site.url}/orders/TESTMERCHANT/no-such-order`);
+    expect(missing!.status()).toBe(404);
+    expect(await page.locator('main').innerText()).toBe(otherText);
+    expect(otherText).not.toContain('other-1');
+    // Nor by searching for it.
+    await page.goto(`${run.site.url}/orders?orderId=other-1&merchant=TESTOTHER`);
+    expect(await page.locator('main').innerText()).toContain('No orders match');
+  });
+
+  it('refuses a POST without the CSRF token, and signs nothing out', async () => {
+    const page = await signIn('shop');
+    // A form POST from the console's own page, without the token, then with a guessed one.
+    const post = (body: string) =>
+      page.evaluate(async (form) => {
+        const response = await fetch('/sign-out', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: form,
+        });
+        return response.status;
+      }, body);
+    expect(await post('nothing=here')).toBe(403);
+    expect(await post('_csrf=guessed-token')).toBe(403);
+    await page.goto(`${run.site.url}/orders`);
+    await page.getByRole('heading', { name: 'Orders' }).waitFor();
+    await page.goto(`${run.site.url}/audit`);
+    const outcomes = await page.locator('tbody tr').allInnerTexts();
+    expect(outcomes[0]).toMatch(/sign-out\s+refused: no valid CSRF token or origin/);
+  });
+
+  it('signs out: the session is gone, its cookie signs no one in', async () => {
+    const page = await signIn('shop');
+    const cookie = (await run.context.cookies()).find((c) => c.name === 'console_session')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', secure: false }); // loopback
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const replayed = await fetch(`${run.site.url}/orders`, {
+      headers: { cookie: `console_session=${cookie.value}` },
+      redirect: 'manual',
+    });
+    expect(replayed.status).toBe(303);
+    expect(replayed.headers.get('location')).toBe('/sign-in');
+  });
+
+  it('works without JavaScript: sign in, search, open an order', async () => {
+    const bare = await run.browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await bare.newPage();
+      await page.goto(`${run.site.url}/sign-in`);
+      await page.getByLabel('User name').fill('shop');
+      await page.getByLabel('Password').fill(USERS.shop.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Orders' }).waitFor();
+      await page.getByLabel('Status').selectOption('CAPTURED');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.waitForURL(/status=CAPTURED/);
+      await page.getByRole('link', { name: 'shop-2' }).click();
+      await page.getByRole('heading', { name: 'Order shop-2' }).waitFor();
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('reads at 200 % zoom: half the width, nothing wider than the window but the table, which scrolls', async () => {
+    const zoomed = await run.browser.newContext({ viewport: { width: 640, height: 800 } });
+    try {
+      const page = await zoomed.newPage();
+      await page.goto(`${run.site.url}/sign-in`);
+      await page.getByLabel('User name').fill('fin');
+      await page.getByLabel('Password').fill(USERS.fin.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Orders' }).waitFor();
+      const widths = await page.evaluate(() => {
+        const d = (globalThis as any).document;
+        const wrap = d.querySelector('.table-wrap');
+        return {
+          page: d.documentElement.scrollWidth,
+          window: d.documentElement.clientWidth,
+          table: wrap.scrollWidth > wrap.clientWidth,
+        };
+      });
+      expect(widths.page).toBeLessThanOrEqual(widths.window);
+      expect(widths.table).toBe(true);
+      await run.screenshot(page, 'console-orders-zoomed');
+    } finally {
+      await zoomed.close();
+    }
+  });
+
+  it('locks a user out after repeated failures, the right password included', async () => {
+    for (let i = 0; i < 3; i++) {
+      const page = await signIn('fin', `wrong-${i}`);
+      expect(await page.getByRole('alert').innerText()).toBe(
+        'The user name or the password is wrong.',
+      );
+    }
+    const page = await signIn('fin');
+    expect(await page.getByRole('alert').innerText()).toMatch(/Too many failed sign-ins/);
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await run.screenshot(page, 'console-locked-out');
+  });
+});
