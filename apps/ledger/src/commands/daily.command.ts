@@ -1,10 +1,9 @@
 import { factTimeOf } from '@gateway/accounting';
 import { formatAmount, parseOrderStreamId, type OrderEvent } from '@gateway/domain';
 import type { EventReader } from '@gateway/event-store';
+import { addedBy, FIGURES, orderEventPages, type DailyFigures } from '@gateway/ledger';
 import { oneOf, UsageError } from '../ledger-args';
 import { writeLine, type LedgerOutput } from '../ledger-context';
-import { addedBy, FIGURES, type DailyFigures } from '../daily/daily-totals';
-import { orderEventPages } from '../order-event-pages';
 import { ProgressBar } from '../progress-bar';
 
 const COLUMNS = ['day', 'merchant', 'currency', ...FIGURES, 'net'] as const;

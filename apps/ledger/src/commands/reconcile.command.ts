@@ -1,17 +1,18 @@
 import { formatAmount } from '@gateway/domain';
 import type { EventReader } from '@gateway/event-store';
-import { oneOf, UsageError } from '../ledger-args';
-import { writeLine, type LedgerOutput } from '../ledger-context';
-import { orderEventPages } from '../order-event-pages';
-import { BatchCloses } from '../reconcile/batch-closes';
-import { ReconcileWorkspace } from '../reconcile/reconcile-workspace';
 import {
+  BatchCloses,
   exceptionsOf,
   notSettled,
+  orderEventPages,
+  readSettlementFile,
+  ReconcileWorkspace,
   type MatchedTotal,
   type ReconcileException,
-} from '../reconcile/reconciliation';
-import { readSettlementFile, type SettledLine } from '../reconcile/settlement-file-reader';
+  type SettledLine,
+} from '@gateway/ledger';
+import { oneOf, UsageError } from '../ledger-args';
+import { writeLine, type LedgerOutput } from '../ledger-context';
 
 const PAGE = 2000;
 

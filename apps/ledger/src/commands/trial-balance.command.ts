@@ -1,7 +1,7 @@
 import { formatAmount } from '@gateway/domain';
+import type { PostingsStore } from '@gateway/ledger';
 import { table } from '../event-rows';
 import type { LedgerOutput } from '../ledger-context';
-import type { PostingsStore } from '../postings/postings-store';
 
 interface Column {
   debit: number;

@@ -1,8 +1,7 @@
 import { formatAmount } from '@gateway/domain';
 import type { EventReader, StoredEvent } from '@gateway/event-store';
+import { orderEventPages, type TransactionFields } from '@gateway/ledger';
 import { writeLine, type LedgerOutput } from '../ledger-context';
-import { orderEventPages } from '../order-event-pages';
-import type { TransactionFields } from '../transaction-fields';
 
 interface Unknown {
   readonly currency: string;
