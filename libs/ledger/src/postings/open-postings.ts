@@ -6,7 +6,7 @@ import { catchUp, type CatchUpProgress } from './catch-up';
 import { PostingsStore } from './postings-store';
 
 /** ledger.db: `--ledger-db FILE`, else in the data directory (whichever store holds the events). */
-export function ledgerDbOf(dataDir: string, option: string | undefined): string {
+export function ledgerDbOf(dataDir: string, option?: string): string {
   return option === undefined ? join(dataDir, 'ledger.db') : resolve(option);
 }
 
