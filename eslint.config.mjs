@@ -6,13 +6,18 @@ import tseslint from 'typescript-eslint';
  * and libs/domain uses nothing but itself. An alias cannot name an app, so what crosses a layer
  * is a relative path: each folder gets the patterns of the paths it must not take.
  */
-const APPS = readdirSync(new URL('./apps', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name);
+const foldersOf = (dir) =>
+  readdirSync(new URL(`./${dir}`, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+const APPS = foldersOf('apps');
+const LIBS = foldersOf('libs');
+// An app named as a lib is (apps/ledger, the CLI over libs/ledger): @gateway/<name> is the lib.
+const APP_ALIASES = APPS.filter((app) => !LIBS.includes(app));
 
 const A_LIB = 'belongs in a lib (libs/<name>, alias @gateway/<name>)';
 const intoApps = {
-  regex: `(^|/)apps(/|$)|^@gateway/(${APPS.join('|')})(/|$)`,
+  regex: `(^|/)apps(/|$)|^@gateway/(${APP_ALIASES.join('|')})(/|$)`,
   message: `Libs never import apps: what a lib needs from an app ${A_LIB}.`,
 };
 const intoOtherApps = (app) => ({

@@ -6,7 +6,7 @@ module.exports = {
   testMatch: ['**/*.spec.ts', '**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json', diagnostics: false }] },
   moduleNameMapper: {
-    '^@gateway/(domain|event-store|contract|acquirer|order-events|projections|database-files|order-view|config|logging|merchants|webhooks|accounting)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@gateway/(domain|event-store|contract|acquirer|order-events|projections|database-files|order-view|config|logging|merchants|webhooks|accounting|ledger)$': '<rootDir>/libs/$1/src/index.ts',
   },
   testTimeout: 60000,
 };

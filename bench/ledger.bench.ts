@@ -1,10 +1,10 @@
 import { foldOrder, type OrderEvent } from '@gateway/domain';
 import { SqliteEventLog } from '@gateway/event-store';
+import { PostingsStore } from '@gateway/ledger';
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { openSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PostingsStore } from '../apps/ledger/src/postings/postings-store';
 import { startServer } from './processes';
 
 /**

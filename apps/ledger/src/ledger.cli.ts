@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import type { EventReader } from '@gateway/event-store';
+import { ledgerDbOf, openPostings, type PostingsStore } from '@gateway/ledger';
 import { asOf } from './commands/as-of.command';
 import { daily } from './commands/daily.command';
 import { balances } from './commands/balances.command';
@@ -14,13 +15,11 @@ import { unknownOutcomes } from './commands/unknown.command';
 import { verify } from './commands/verify.command';
 import { parseArgs, parseTime, UsageError } from './ledger-args';
 import { COMMANDS, usageOf } from './ledger-usage';
-import { ledgerDbOf, openPostings } from './postings/open-postings';
-import type { PostingsStore } from './postings/postings-store';
 import { checkpoint, embeddedLog, publicKey } from './commands/checkpoint.command';
 import { verifyExport } from './commands/verify-export.command';
 import { exportAudit } from './proofs/audit-export';
 import { loadSigningKey } from './proofs/signing-key';
-import { stopProgressBars } from './progress-bar';
+import { ProgressBar, stopProgressBars } from './progress-bar';
 import {
   dataDirOf,
   eventStoreSelectionOf,
@@ -56,7 +55,12 @@ export async function runLedger(argv: readonly string[], io: LedgerOutput): Prom
   const audited = openEventLog(dataDir, eventStoreSelectionOf(options));
   const log: EventReader = audited.log;
   const withPostings = async (work: (store: PostingsStore) => Promise<number>) => {
-    const store = await openPostings(log, ledgerDbOf(dataDir, options.get('ledger-db')));
+    const progress = new ProgressBar('postings', 'events');
+    const store = await openPostings(
+      log,
+      ledgerDbOf(dataDir, options.get('ledger-db')),
+      (events, fraction) => progress.update(fraction, events),
+    ).finally(() => progress.done());
     try {
       return await work(store);
     } finally {

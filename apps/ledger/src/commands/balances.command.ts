@@ -1,7 +1,7 @@
 import { formatAmount } from '@gateway/domain';
+import type { Balance, PostingsStore } from '@gateway/ledger';
 import { table } from '../event-rows';
 import type { LedgerOutput } from '../ledger-context';
-import type { Balance, PostingsStore } from '../postings/postings-store';
 
 /**
  * `balances [--merchant M] [--as-of T]`: every account's balance per merchant and currency, as of

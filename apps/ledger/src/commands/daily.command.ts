@@ -1,10 +1,8 @@
-import { factTimeOf } from '@gateway/accounting';
-import { formatAmount, parseOrderStreamId, type OrderEvent } from '@gateway/domain';
+import { formatAmount } from '@gateway/domain';
 import type { EventReader } from '@gateway/event-store';
+import { dailyTotals, FIGURES, type DailyRow } from '@gateway/ledger';
 import { oneOf, UsageError } from '../ledger-args';
 import { writeLine, type LedgerOutput } from '../ledger-context';
-import { addedBy, FIGURES, type DailyFigures } from '../daily/daily-totals';
-import { orderEventPages } from '../order-event-pages';
 import { ProgressBar } from '../progress-bar';
 
 const COLUMNS = ['day', 'merchant', 'currency', ...FIGURES, 'net'] as const;
@@ -20,7 +18,7 @@ export interface DailyOptions {
  * `daily --from D1 --to D2 [--merchant M] [--format table|csv|jsonl]`: per UTC day from D1 to D2
  * (both included), merchant and currency, what was authorised, captured, refunded, charged back
  * and settled, the fees and the net (settled less fees: what the merchant was paid), each the sum
- * of the transactions of that day, by the gateway's time of each fact (factTimeOf). Reads the log a page at a time; keeps only the rows.
+ * of the transactions of that day, by the gateway's time of each fact (dailyTotals, @gateway/ledger).
  */
 export async function daily(
   log: EventReader,
@@ -31,49 +29,24 @@ export async function daily(
   const to = dayOf(options.to, '--to');
   if (to < from) throw new UsageError(`--to ${to} is before --from ${from}`);
   const format = oneOf(options.format, ['table', 'csv', 'jsonl'] as const, '--format', 'table');
-  const head = Number((await log.headPosition()) ?? 0n);
   const progress = new ProgressBar('daily', 'events');
-  const rows = new Map<string, DailyFigures>();
-  let read = 0;
-  for await (const events of orderEventPages(log, options.merchant)) {
-    read += events.length;
-    for (const event of events) {
-      const day = factTimeOf(event as unknown as OrderEvent).slice(0, 10);
-      if (day < from || day > to) continue;
-      const added = await addedBy(log, event);
-      if (!added) continue;
-      const key = [day, parseOrderStreamId(event.streamId)?.merchantId, added.currency].join('\t');
-      const row = rows.get(key) ?? {
-        authorised: 0,
-        captured: 0,
-        refunded: 0,
-        chargedBack: 0,
-        settled: 0,
-        fees: 0,
-      };
-      for (const figure of FIGURES) row[figure] += added.figures[figure] ?? 0;
-      rows.set(key, row);
-    }
-    progress.update(head ? Number(events[events.length - 1].position) / head : 1, read);
-  }
-  progress.done();
-  await print(
-    [...rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-    format,
-    io.out,
-  );
+  const rows = await dailyTotals(log, { from, to, merchant: options.merchant }, (read, fraction) =>
+    progress.update(fraction, read),
+  ).finally(() => progress.done());
+  await print(rows, format, io.out);
   return 0;
 }
 
 async function print(
-  rows: readonly [string, DailyFigures][],
+  rows: readonly DailyRow[],
   format: 'table' | 'csv' | 'jsonl',
   out: NodeJS.WritableStream,
 ): Promise<void> {
-  const cells = rows.map(([key, figures]) => [
-    ...key.split('\t'),
-    ...FIGURES.map((figure) => formatAmount(figures[figure])),
-    formatAmount(figures.settled - figures.fees),
+  const cells = rows.map((row) => [
+    row.day,
+    row.merchant,
+    row.currency,
+    ...[...FIGURES, 'net' as const].map((figure) => formatAmount(row[figure])),
   ]);
   if (format === 'jsonl') {
     for (const row of cells)

@@ -1,8 +1,8 @@
 import type { EventReader } from '@gateway/event-store';
+import { orderEventPages } from '@gateway/ledger';
 import { oneOf, parseTime } from '../ledger-args';
 import { writeLine, type LedgerOutput } from '../ledger-context';
 import { csvLine, EVENT_ROW_COLUMNS, eventRow } from '../event-rows';
-import { orderEventPages } from '../order-event-pages';
 import { ProgressBar } from '../progress-bar';
 
 export interface ExportOptions {

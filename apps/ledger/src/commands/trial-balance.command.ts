@@ -1,12 +1,7 @@
 import { formatAmount } from '@gateway/domain';
+import { trialBalance as trialBalanceOf, type PostingsStore } from '@gateway/ledger';
 import { table } from '../event-rows';
 import type { LedgerOutput } from '../ledger-context';
-import type { PostingsStore } from '../postings/postings-store';
-
-interface Column {
-  debit: number;
-  credit: number;
-}
 
 /**
  * `trial-balance [--as-of T]`: per currency, each account's debit and credit balances over every
@@ -18,32 +13,18 @@ export async function trialBalance(
   asOf: string,
   io: LedgerOutput,
 ): Promise<number> {
-  const columns = new Map<string, Map<string, Column>>();
-  for (const { currency, account, balance } of store.balances({ asOf })) {
-    const accounts = columns.get(currency) ?? new Map<string, Column>();
-    const column = accounts.get(account) ?? { debit: 0, credit: 0 };
-    if (balance > 0) column.debit += balance;
-    else column.credit -= balance;
-    columns.set(currency, accounts.set(account, column));
-  }
-  const rows: string[][] = [];
-  const unequal: string[] = [];
-  for (const currency of [...columns.keys()].sort()) {
-    const accounts = columns.get(currency)!;
-    const total: Column = { debit: 0, credit: 0 };
-    for (const [account, { debit, credit }] of [...accounts].sort(([a], [b]) =>
-      a.localeCompare(b),
-    )) {
-      rows.push([currency, account, formatAmount(debit), formatAmount(credit)]);
-      total.debit += debit;
-      total.credit += credit;
-    }
-    rows.push([currency, 'TOTAL', formatAmount(total.debit), formatAmount(total.credit)]);
-    if (total.debit !== total.credit) unequal.push(currency);
-  }
+  const report = trialBalanceOf(store, asOf);
+  const rows = report.currencies.flatMap(({ currency, accounts, total }) =>
+    [...accounts, { account: 'TOTAL', ...total }].map(({ account, debit, credit }) => [
+      currency,
+      account,
+      formatAmount(debit),
+      formatAmount(credit),
+    ]),
+  );
   io.out.write(`trial balance as of ${asOf}\n`);
   io.out.write(`${table(['currency', 'account', 'debit', 'credit'], rows).join('\n')}\n`);
-  const broken = store.firstUnbalanced(asOf);
+  const broken = report.unbalancedEntry;
   if (broken) {
     const off = formatAmount(broken.imbalance);
     io.out.write(
@@ -51,9 +32,9 @@ export async function trialBalance(
     );
     return 1;
   }
-  if (unequal.length) {
+  if (report.unequal.length) {
     io.out.write(
-      `UNBALANCED totals in ${unequal.join(', ')}: every entry balances, the hourly balances do not (delete ledger.db to rebuild it)\n`,
+      `UNBALANCED totals in ${report.unequal.join(', ')}: every entry balances, the hourly balances do not (delete ledger.db to rebuild it)\n`,
     );
     return 1;
   }

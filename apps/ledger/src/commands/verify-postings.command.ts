@@ -1,10 +1,9 @@
 import type { Entry } from '@gateway/accounting';
 import { formatAmount } from '@gateway/domain';
 import type { EventReader } from '@gateway/event-store';
+import { checkPostingsFollow, type PostingsStore } from '@gateway/ledger';
 import type { LedgerOutput } from '../ledger-context';
 import { ProgressBar } from '../progress-bar';
-import { checkPostingsFollow } from '../postings/postings-follow';
-import type { PostingsStore } from '../postings/postings-store';
 
 /**
  * `verify`'s second half: the postings in ledger.db follow from the events (the rules run again
