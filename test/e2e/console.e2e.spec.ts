@@ -42,6 +42,16 @@ async function startConsole(gateway: RunningGateway): Promise<ConsoleSite> {
     apiOperation: 'CAPTURE',
     transaction: { amount: '20.00', currency: 'USD' },
   });
+  // The order whose timeline the suite walks: authorized, captured, partly refunded.
+  await shop.put('/order/shop-4/transaction/auth-1', authorizeBody('40.00'));
+  await shop.put('/order/shop-4/transaction/capture-1', {
+    apiOperation: 'CAPTURE',
+    transaction: { amount: '40.00', currency: 'USD' },
+  });
+  await shop.put('/order/shop-4/transaction/refund-1', {
+    apiOperation: 'REFUND',
+    transaction: { amount: '15.00', currency: 'USD' },
+  });
   await other.put('/order/other-1/transaction/a', authorizeBody('55.00'));
   await projectionCaughtUp(gateway);
   const usersFile = join(gateway.dataDir, 'console-users.json');
@@ -60,6 +70,7 @@ async function startConsole(gateway: RunningGateway): Promise<ConsoleSite> {
       CONSOLE_PORT: '0',
       CONSOLE_HOST: '127.0.0.1',
       GATEWAY_DATA_DIR: gateway.dataDir,
+      GATEWAY_MERCHANTS_FILE: join(gateway.dataDir, 'merchants.json'),
       CONSOLE_USERS_FILE: usersFile,
       GATEWAY_AUTH_MAX_FAILURES: '3',
       GATEWAY_AUTH_LOCKOUT: '120',
@@ -95,6 +106,15 @@ suite('the console in Chromium', () => {
         return seen;
     }
     throw new Error(`Tab never reached #${id}: ${seen.join(', ')}`);
+  }
+
+  /** Presses Tab until the link with this text has focus. */
+  async function tabToLink(page: Page, text: string): Promise<void> {
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press('Tab');
+      if ((await focused(page)) === `a#:${text}`) return;
+    }
+    throw new Error(`Tab never reached the link ${text}`);
   }
 
   /** Signs in with the keyboard only: Tab to each field, type, Enter. */
@@ -150,6 +170,54 @@ suite('the console in Chromium', () => {
     ]);
     await page.getByRole('link', { name: 'shop-2' }).click();
     await page.getByRole('heading', { name: 'Order shop-2' }).waitFor();
+  });
+
+  it('opens an order: its timeline with causes, the order as of the capture, the card masked as the GET masks it', async () => {
+    const page = await signIn('shop');
+    await page.goto(`${run.site.url}/orders?orderId=shop-4`);
+    // Keyboard only: Tab to the order's link in the results, Enter.
+    await tabToLink(page, 'shop-4');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    await page.getByRole('heading', { name: 'Order shop-4' }).waitFor();
+    const timeline = page.getByRole('region', { name: 'Timeline' }).locator('tbody tr');
+    const rows = (await timeline.allInnerTexts()).map((row) => row.split('\t').slice(2, 6));
+    expect(rows).toEqual([
+      ['OrderCreated', 'merchant', 'AUTHORIZE', ''],
+      ['AuthorizationProcessed', 'merchant', 'AUTHORIZE', 'auth-1'],
+      ['CaptureProcessed', 'merchant', 'CAPTURE', 'capture-1'],
+      ['RefundProcessed', 'merchant', 'REFUND', 'refund-1'],
+    ]);
+    const times = await timeline
+      .locator('time')
+      .evaluateAll((all) => all.map((t) => t.getAttribute('datetime')!));
+    expect([...times].sort()).toEqual(times);
+    const header = page.locator('dl.facts');
+    expect(await header.innerText()).toMatch(
+      /Status\s+PARTIALLY_REFUNDED[\s\S]*Refunded\s+USD 15.00/,
+    );
+    // The GET with the merchant's password, beside the page: the same masked number, no more.
+    const got = await merchantClient(run.gateway, 'TESTMERCHANT').get('/order/shop-4');
+    const masked: string = got.body.sourceOfFunds.provided.card.number;
+    expect(masked).toMatch(/^\d{6}x+\d{4}$/);
+    expect(await header.innerText()).toMatch(new RegExp(`Card\\s+${masked}`));
+    const html = await page.content();
+    expect(html).toContain(masked);
+    expect(html).not.toContain('5123450000000008');
+    await run.screenshot(page, 'console-order');
+    // Choose the capture on the timeline, by keyboard: the order as it stood then.
+    await tabToLink(page, 'CaptureProcessed');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    expect(await page.getByRole('status').innerText()).toContain('As of event 3, CaptureProcessed');
+    const then = await header.innerText();
+    expect(then).toMatch(/Status\s+CAPTURED/);
+    expect(then).toMatch(/Captured\s+USD 40.00/);
+    expect(then).toMatch(/Refunded\s+USD 0.00/);
+    const transactions = await page.locator('details summary').allInnerTexts();
+    expect(transactions.filter((t) => t.startsWith('Transaction'))).toEqual([
+      'Transaction auth-1: AUTHORIZATION, SUCCESS',
+      'Transaction capture-1: CAPTURE, SUCCESS',
+    ]);
+    await run.screenshot(page, 'console-order-as-of');
   });
 
   it('finance sees every merchant, and searches by status and card across them', async () => {

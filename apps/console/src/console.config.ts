@@ -1,4 +1,4 @@
-import { ConfigError, isLoopback } from '@gateway/config';
+import { ConfigError, eventStoreOf, isLoopback, type EventStoreSelection } from '@gateway/config';
 import type { LockoutSettings } from '@gateway/merchants';
 import { isAbsolute, join, resolve } from 'node:path';
 import { defaultUsersFile } from './users/console-users';
@@ -8,6 +8,10 @@ export interface ConsoleConfig {
   readonly host: string;
   /** The gateway's data directory: read-model.db is read from it, never written. */
   readonly dataDir: string;
+  /** The gateway's event store (GATEWAY_EVENT_STORE, KURRENTDB_CONNECTION_STRING): orders' timelines. */
+  readonly eventStore: EventStoreSelection;
+  /** The gateway's merchants file (GATEWAY_MERCHANTS_FILE): each merchant's card mask. */
+  readonly merchantsFile: string;
   readonly usersFile: string;
   /** Sessions and the audit trail (CONSOLE_DB, else console.db in the data directory). */
   readonly consoleDb: string;
@@ -44,6 +48,8 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
     port: integer('CONSOLE_PORT', 8090, 0, 65_535),
     host,
     dataDir,
+    eventStore: eventStoreOf(env, problems),
+    merchantsFile: path(env.GATEWAY_MERCHANTS_FILE || 'config/merchants.json'),
     usersFile: defaultUsersFile(env, cwd),
     consoleDb: env.CONSOLE_DB ? path(env.CONSOLE_DB) : join(dataDir, 'console.db'),
     ...(cert && key ? { tls: { cert: path(cert), key: path(key) } } : {}),

@@ -3,6 +3,7 @@ import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConsoleAuth } from './sessions/console-auth';
 import { ConsoleDb, type ConsoleSession } from './sessions/console-db';
+import { OrderPages } from './orders/order-pages';
 import { ReadModel } from './read-model';
 import { problemPage } from './pages/layout';
 import { auditPage, comingPage, disputesPage, unknownPage } from './pages/lists.page';
@@ -50,6 +51,7 @@ export class ConsoleController {
     @Inject(ConsoleAuth) private readonly auth: ConsoleAuth,
     @Inject(ConsoleDb) private readonly db: ConsoleDb,
     @Inject(ReadModel) private readonly readModel: ReadModel,
+    @Inject(OrderPages) private readonly orderPages: OrderPages,
   ) {}
 
   @Get('console.css')
@@ -143,15 +145,39 @@ export class ConsoleController {
 
   @Get('orders/:merchantId/:orderId')
   order(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.signedIn(request, reply, (session) => {
+    return this.signedIn(request, reply, async (session) => {
       const { merchantId, orderId } = request.params as Record<string, string>;
       // Another merchant's order is not found, as a missing one: its id is not confirmed.
       if (session.merchantId && session.merchantId !== merchantId)
         return this.notFound(reply, session);
-      const found = this.search(reply, session, { merchantId, orderId, limit: 1 });
-      if (found === null) return reply;
-      if (!found.rows[0]) return this.notFound(reply, session);
-      return sendHtml(reply, 200, orderPage(session, found.rows[0]));
+      const asOf = (request.query as Query).asOf;
+      const result = await this.orderPages.load(
+        merchantId,
+        orderId,
+        typeof asOf === 'string' ? asOf : undefined,
+      );
+      switch (result.kind) {
+        case 'order':
+          return sendHtml(reply, 200, orderPage(session, result.model));
+        case 'not-found':
+          return this.notFound(reply, session);
+        case 'bad-point':
+          return sendHtml(
+            reply,
+            400,
+            problemPage('No such event', 'The order has no event at that point.', session),
+          );
+        case 'unavailable':
+          return sendHtml(
+            reply,
+            503,
+            problemPage(
+              'Order not available',
+              "The gateway's event store cannot be read now (is the gateway running?). Try again in a moment.",
+              session,
+            ),
+          );
+      }
     });
   }
 
@@ -215,8 +241,8 @@ export class ConsoleController {
   private signedIn(
     request: FastifyRequest,
     reply: FastifyReply,
-    render: (session: ConsoleSession) => FastifyReply,
-  ): FastifyReply {
+    render: (session: ConsoleSession) => FastifyReply | Promise<FastifyReply>,
+  ): FastifyReply | Promise<FastifyReply> {
     const session = this.auth.sessionOf(request);
     return session ? render(session) : redirect(reply, '/sign-in');
   }

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConsoleController } from './console.controller';
+import { OrderPages } from './orders/order-pages';
 import { ReadModel } from './read-model';
 import { ConsoleAuth } from './sessions/console-auth';
 import { ConsoleDb } from './sessions/console-db';
@@ -7,7 +8,12 @@ import { ConsoleDb } from './sessions/console-db';
 /** The console's one module: its services are made in main.ts and handed in as they are. */
 @Module({})
 export class ConsoleModule {
-  static with(services: { auth: ConsoleAuth; db: ConsoleDb; readModel: ReadModel }): DynamicModule {
+  static with(services: {
+    auth: ConsoleAuth;
+    db: ConsoleDb;
+    readModel: ReadModel;
+    orderPages: OrderPages;
+  }): DynamicModule {
     return {
       module: ConsoleModule,
       controllers: [ConsoleController],
@@ -15,6 +21,7 @@ export class ConsoleModule {
         { provide: ConsoleAuth, useValue: services.auth },
         { provide: ConsoleDb, useValue: services.db },
         { provide: ReadModel, useValue: services.readModel },
+        { provide: OrderPages, useValue: services.orderPages },
       ],
     };
   }

@@ -1,6 +1,11 @@
 import 'reflect-metadata';
 import { ConfigError } from '@gateway/config';
-import { AuthLockout } from '@gateway/merchants';
+import {
+  AuthLockout,
+  MerchantFileError,
+  MerchantRegistry,
+  reloadMerchantsOnHangup,
+} from '@gateway/merchants';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { readFileSync } from 'node:fs';
@@ -8,6 +13,8 @@ import { loadConsoleConfig, type ConsoleConfig } from './console.config';
 import { ConsoleModule } from './console.module';
 import { PageErrorsFilter } from './http/page-errors.filter';
 import { formBodies, securityHeaders } from './http/security-headers';
+import { OrderHistory } from './orders/order-history';
+import { OrderPages } from './orders/order-pages';
 import { ReadModel } from './read-model';
 import { ConsoleAuth } from './sessions/console-auth';
 import { ConsoleDb } from './sessions/console-db';
@@ -18,6 +25,9 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
   const users = new ConsoleUsers(config.usersFile);
   const db = new ConsoleDb(config.consoleDb);
   const readModel = new ReadModel(config.dataDir);
+  const merchants = MerchantRegistry.load(config.merchantsFile);
+  reloadMerchantsOnHangup(merchants, config.merchantsFile);
+  const orderPages = new OrderPages(new OrderHistory(config.dataDir, config.eventStore), merchants);
   const auth = new ConsoleAuth(db, users, new AuthLockout(config.lockout), !!config.tls);
   const adapter = new FastifyAdapter({
     logger: false,
@@ -26,7 +36,7 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
       : {}),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    ConsoleModule.with({ auth, db, readModel }),
+    ConsoleModule.with({ auth, db, readModel, orderPages }),
     adapter,
     { logger: ['error', 'warn'], bodyParser: false, abortOnError: false },
   );
@@ -36,6 +46,7 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
   app.useGlobalFilters(new PageErrorsFilter());
   fastify.addHook('onClose', async () => {
     readModel.close();
+    await orderPages.close();
     db.close();
   });
   return app;
@@ -61,7 +72,10 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((error: Error) => {
-    const known = error instanceof ConfigError || error instanceof UsersFileError;
+    const known =
+      error instanceof ConfigError ||
+      error instanceof UsersFileError ||
+      error instanceof MerchantFileError;
     console.error(known ? error.message : `console failed to start: ${error.stack}`);
     process.exit(1);
   });

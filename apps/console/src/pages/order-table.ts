@@ -36,44 +36,56 @@ export function orderTable(
   showMerchant: boolean,
 ): Html {
   if (rows.length === 0) return html`<p>No orders match.</p>`;
-  // A region that scrolls sideways when the window is narrow (zoom): focusable to scroll by keys.
-  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}">
+  return scrollingTable(
+    caption,
+    caption,
+    html`<th scope="col">Order</th>
+      ${showMerchant ? html`<th scope="col">Merchant</th>` : ''}
+      <th scope="col">Reference</th>
+      <th scope="col">Status</th>
+      <th scope="col">Currency</th>
+      <th scope="col" class="money">Amount</th>
+      <th scope="col" class="money">Authorized</th>
+      <th scope="col" class="money">Captured</th>
+      <th scope="col" class="money">Refunded</th>
+      <th scope="col">Card</th>
+      <th scope="col">Created (UTC)</th>`,
+    rows.map(
+      (row) =>
+        html`<tr>
+          <th scope="row"><a href="${orderHref(row)}">${row.orderId}</a></th>
+          ${showMerchant ? html`<td>${row.merchantId}</td>` : ''}
+          <td>${row.reference ?? ''}</td>
+          <td>${statusBadge(row.status)}</td>
+          <td>${row.currency}</td>
+          <td class="money">${formatAmount(row.amount)}</td>
+          <td class="money">${formatAmount(row.totalAuthorized)}</td>
+          <td class="money">${formatAmount(row.totalCaptured)}</td>
+          <td class="money">${formatAmount(row.totalRefunded)}</td>
+          <td>${row.cardLastFour ? `•••• ${row.cardLastFour}` : ''}</td>
+          <td>${timeOf(row.creationTime)}</td>
+        </tr>`,
+    ),
+  );
+}
+
+/**
+ * A table with its caption and column headers, in a region that scrolls sideways when the window
+ * is narrow (zoom): focusable, so it scrolls by keys.
+ */
+export function scrollingTable(label: string, caption: string, head: Html, rows: Html[]): Html {
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${label}">
     <table>
       <caption>
         ${caption}
       </caption>
       <thead>
         <tr>
-          <th scope="col">Order</th>
-          ${showMerchant ? html`<th scope="col">Merchant</th>` : ''}
-          <th scope="col">Reference</th>
-          <th scope="col">Status</th>
-          <th scope="col">Currency</th>
-          <th scope="col" class="money">Amount</th>
-          <th scope="col" class="money">Authorized</th>
-          <th scope="col" class="money">Captured</th>
-          <th scope="col" class="money">Refunded</th>
-          <th scope="col">Card</th>
-          <th scope="col">Created (UTC)</th>
+          ${head}
         </tr>
       </thead>
       <tbody>
-        ${rows.map(
-          (row) =>
-            html`<tr>
-              <th scope="row"><a href="${orderHref(row)}">${row.orderId}</a></th>
-              ${showMerchant ? html`<td>${row.merchantId}</td>` : ''}
-              <td>${row.reference ?? ''}</td>
-              <td>${statusBadge(row.status)}</td>
-              <td>${row.currency}</td>
-              <td class="money">${formatAmount(row.amount)}</td>
-              <td class="money">${formatAmount(row.totalAuthorized)}</td>
-              <td class="money">${formatAmount(row.totalCaptured)}</td>
-              <td class="money">${formatAmount(row.totalRefunded)}</td>
-              <td>${row.cardLastFour ? `•••• ${row.cardLastFour}` : ''}</td>
-              <td>${timeOf(row.creationTime)}</td>
-            </tr>`,
-        )}
+        ${rows}
       </tbody>
     </table>
   </div>`;

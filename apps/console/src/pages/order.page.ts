@@ -1,44 +1,122 @@
-import { formatAmount } from '@gateway/domain';
-import { html } from '@gateway/order-view';
-import type { OrderSummary } from '@gateway/projections';
+import { formatAmount, type Order } from '@gateway/domain';
+import { html, renderOrder, type Html, type ResponseView } from '@gateway/order-view';
+import type { TimelineEntry } from '../orders/timeline';
 import type { ConsoleSession } from '../sessions/console-db';
 import { page } from './layout';
-import { statusBadge, timeOf } from './order-table';
+import { orderHref, scrollingTable, statusBadge, timeOf } from './order-table';
 
-/** An order's header: status and totals from the read model (its timeline comes next round). */
-export function orderPage(session: ConsoleSession, order: OrderSummary): string {
-  const money = (amount: number) => `${order.currency} ${formatAmount(amount)}`;
-  const facts: [string, unknown][] = [
-    ['Merchant', order.merchantId],
-    ['Status', statusBadge(order.status)],
-    ['Reference', order.reference ?? 'none'],
-    ['Amount', money(order.amount)],
-    ['Authorized', money(order.totalAuthorized)],
-    ['Captured', money(order.totalCaptured)],
-    ['Refunded', money(order.totalRefunded)],
-    ['Charged back', money(order.totalChargeback)],
-    ['UNKNOWN outcomes', `${order.unknownTransactions} (${money(order.totalUnknown)})`],
-    ['Card', order.cardLastFour ? `•••• ${order.cardLastFour}` : 'none'],
-    ['Transactions', order.transactionCount],
-    ['Created (UTC)', timeOf(order.creationTime)],
-    ['Last updated (UTC)', timeOf(order.lastUpdatedTime)],
-  ];
+type Json = Record<string, unknown>;
+
+export interface OrderPageModel {
+  /** The order folded up to `asOf`, or to its last event. */
+  readonly order: Order;
+  readonly timeline: readonly TimelineEntry[];
+  /** The revision chosen on the timeline; undefined: the order now. */
+  readonly asOf?: number;
+  /** The mask a GET with the merchant's credentials applies. */
+  readonly view: ResponseView;
+}
+
+/**
+ * An order: header, timeline, and the order as Retrieve Order shows it (then, when a point of the
+ * timeline is chosen), each transaction's response under the GET's mask.
+ */
+export function orderPage(session: ConsoleSession, model: OrderPageModel): string {
+  const { order, timeline, asOf } = model;
+  const rendered = renderOrder(order, model.view);
+  const { transaction: transactions, ...orderFields } = rendered as Json & { transaction: Json[] };
+  const chosen = asOf === undefined ? undefined : timeline.find((e) => e.revision === asOf);
+  const href = orderHref(order);
   return page({
     title: `Order ${order.orderId}`,
     session,
     section: 'orders',
     body: html`<h1>Order ${order.orderId}</h1>
-      <dl class="facts">
-        ${facts.map(
-          ([term, value]) =>
-            html`<dt>${term}</dt>
-              <dd>${value}</dd>`,
-        )}
-      </dl>
-      <h2>Timeline</h2>
-      <p>
-        Coming: every event of the order with its time and cause, and the order as of any of them.
-      </p>
+      ${
+        chosen
+          ? html`<p class="as-of" role="status">
+              As of event ${chosen.revision + 1}, ${chosen.type} at ${timeOf(chosen.time)} UTC.
+              <a href="${href}">Show the order now</a>
+            </p>`
+          : ''
+      }
+      ${header(order, rendered)}
+      <h2 id="timeline">Timeline</h2>
+      ${timelineTable(timeline, href, asOf)}
+      <h2>${chosen ? 'Retrieve Order then' : 'Retrieve Order'}</h2>
+      <p class="hint">As a GET with the merchant's credentials shows it, card number masked.</p>
+      <details>
+        <summary>The order's fields</summary>
+        <pre>${JSON.stringify(orderFields, null, 2)}</pre>
+      </details>
+      ${transactions.map((response) => {
+        const tx = response.transaction as Json;
+        return html`<details>
+          <summary>
+            Transaction ${String(tx.id)}: ${String(tx.type)}, ${String(response.result)}
+          </summary>
+          <pre>${JSON.stringify(response, null, 2)}</pre>
+        </details>`;
+      })}
       <p><a href="/orders">Back to the orders</a></p>`,
   });
+}
+
+function header(order: Order, rendered: Json): Html {
+  const money = (amount: number) => `${order.currency} ${formatAmount(amount)}`;
+  const card = (rendered.sourceOfFunds as { provided?: { card?: { number?: string } } } | undefined)
+    ?.provided?.card?.number;
+  const facts: [string, unknown][] = [
+    ['Merchant', order.merchantId],
+    ['Status', statusBadge(order.status)],
+    ['Amount', money(order.amount)],
+    ['Authorized', money(order.totals.authorized)],
+    ['Captured', money(order.totals.captured)],
+    ['Refunded', money(order.totals.refunded)],
+    ['Charged back', money(order.totals.chargedBack ?? 0)],
+    ['Card', card ?? 'none'],
+    ['Transactions', order.transactions.length],
+    ['Created (UTC)', timeOf(order.creationTime)],
+    ['Last updated (UTC)', timeOf(order.lastUpdatedTime)],
+  ];
+  return html`<dl class="facts">
+    ${facts.map(
+      ([term, value]) =>
+        html`<dt>${term}</dt>
+          <dd>${value}</dd>`,
+    )}
+  </dl>`;
+}
+
+/** One row per event; its name links to the order as of that event. */
+function timelineTable(timeline: readonly TimelineEntry[], href: string, asOf?: number): Html {
+  return scrollingTable(
+    'Timeline',
+    'Every event of the order: choose one to see the order as of it',
+    html`<th scope="col">#</th>
+      <th scope="col">Time (UTC)</th>
+      <th scope="col">Event</th>
+      <th scope="col">Cause</th>
+      <th scope="col">Request or fact</th>
+      <th scope="col">Transactions</th>`,
+    timeline.map(
+      (entry) =>
+        html`<tr ${entry.revision === asOf ? html`class="chosen"` : ''}>
+          <td>${entry.revision + 1}</td>
+          <td>
+            <time datetime="${entry.time}">${entry.time.slice(0, 23).replace('T', ' ')}</time>
+          </td>
+          <th scope="row">
+            <a
+              href="${href}?asOf=${entry.revision}"
+              ${entry.revision === asOf ? html`aria-current="true"` : ''}
+              >${entry.type}</a
+            >
+          </th>
+          <td><span class="badge cause-${entry.cause}">${entry.cause}</span></td>
+          <td>${entry.action ?? ''}</td>
+          <td>${entry.transactions.join(', ')}</td>
+        </tr>`,
+    ),
+  );
 }

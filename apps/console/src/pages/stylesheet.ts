@@ -37,6 +37,15 @@ td.money, th.money { text-align: right; font-variant-numeric: tabular-nums; }
 .badge.bad { background: #fef2f2; color: #991b1b; }
 .badge.warn { background: #fffbeb; color: #92400e; }
 .badge.neutral { background: #f3f4f6; color: #374151; }
+.badge.cause-merchant { background: #eff6ff; color: #1e3a8a; }
+.badge.cause-payer { background: #f5f3ff; color: #4c1d95; }
+.badge.cause-acquirer { background: #fffbeb; color: #92400e; }
+.badge.cause-gateway { background: #f3f4f6; color: #374151; }
+tr.chosen { background: #fef9c3; }
+.as-of { border: 0.125rem solid #ca8a04; background: #fefce8; padding: 0.5rem 1rem; border-radius: 0.25rem; }
+details { background: #fff; border: 0.0625rem solid var(--line); margin: 0.5rem 0; padding: 0.25rem 0.75rem; }
+summary { cursor: pointer; font-weight: 600; }
+pre { overflow-x: auto; font-size: 0.85rem; }
 .pager { display: flex; gap: 1.5rem; margin-top: 1rem; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1.5rem; background: #fff; padding: 1rem; border: 0.0625rem solid var(--line); }
 dl.facts dt { font-weight: 600; }
