@@ -1,0 +1,34 @@
+import { spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const CLI = join(resolve(__dirname, '..', '..', '..'), 'dist/apps/ledger/src/ledger.cli.js');
+
+/** One ledger CLI process: wall time, peak RSS (/usr/bin/time), exit status and output. */
+export interface CliRun {
+  readonly seconds: number;
+  readonly peakRssMb: number;
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `ledger ARGS` under /usr/bin/time; stdout to /dev/null unless kept. */
+export function runCli(args: readonly string[], keepStdout = true): Promise<CliRun> {
+  return new Promise((done, fail) => {
+    const started = performance.now();
+    const child = spawn('/usr/bin/time', ['-f', 'PEAK_RSS_KB %M', process.execPath, CLI, ...args], {
+      stdio: ['ignore', keepStdout ? 'pipe' : openSync('/dev/null', 'w'), 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (c: Buffer) => (stdout += c));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c));
+    child.on('error', fail);
+    child.on('close', (status) => {
+      const kb = Number(/PEAK_RSS_KB (\d+)/.exec(stderr)?.[1] ?? NaN);
+      const seconds = (performance.now() - started) / 1000;
+      done({ seconds, peakRssMb: kb / 1024, status, stdout, stderr });
+    });
+  });
+}
