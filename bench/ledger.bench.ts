@@ -40,7 +40,8 @@ function report(dir: string, label: string, value: string): void {
 
 function reportRun(dir: string, label: string, run: CliRun, rate?: string): void {
   const rss = `${run.peakRssMb.toFixed(0)} MB`;
-  report(dir, label, `${run.seconds.toFixed(1)} s${rate ? `, ${rate}` : ''}, RSS ${rss}`);
+  const times = `${run.seconds.toFixed(1)} s (CPU ${run.cpuSeconds.toFixed(1)} s)`;
+  report(dir, label, `${times}${rate ? `, ${rate}` : ''}, RSS ${rss}`);
   if (run.status !== 0 && !label.startsWith('reconcile'))
     problems.push(`${dir}: ${label} exited ${run.status}: ${run.stderr.slice(0, 300)}`);
 }

@@ -4,9 +4,14 @@ import { join, resolve } from 'node:path';
 
 const CLI = join(resolve(__dirname, '..', '..', '..'), 'dist/apps/ledger/src/ledger.cli.js');
 
-/** One ledger CLI process: wall time, peak RSS (/usr/bin/time), exit status and output. */
+/**
+ * One ledger CLI process: wall time, CPU time (user + system, all threads) and peak RSS
+ * (/usr/bin/time), exit status and output. On the shared machine the wall time moves with the
+ * load; the CPU time far less.
+ */
 export interface CliRun {
   readonly seconds: number;
+  readonly cpuSeconds: number;
   readonly peakRssMb: number;
   readonly status: number | null;
   readonly stdout: string;
@@ -17,18 +22,23 @@ export interface CliRun {
 export function runCli(args: readonly string[], keepStdout = true): Promise<CliRun> {
   return new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', 'PEAK_RSS_KB %M', process.execPath, CLI, ...args], {
-      stdio: ['ignore', keepStdout ? 'pipe' : openSync('/dev/null', 'w'), 'pipe'],
-    });
+    const child = spawn(
+      '/usr/bin/time',
+      ['-f', 'PEAK_RSS_KB %M CPU_S %U %S', process.execPath, CLI, ...args],
+      {
+        stdio: ['ignore', keepStdout ? 'pipe' : openSync('/dev/null', 'w'), 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (c: Buffer) => (stdout += c));
     child.stderr!.on('data', (c: Buffer) => (stderr += c));
     child.on('error', fail);
     child.on('close', (status) => {
-      const kb = Number(/PEAK_RSS_KB (\d+)/.exec(stderr)?.[1] ?? NaN);
+      const [, kb, user, system] = /PEAK_RSS_KB (\d+) CPU_S ([\d.]+) ([\d.]+)/.exec(stderr) ?? [];
       const seconds = (performance.now() - started) / 1000;
-      done({ seconds, peakRssMb: kb / 1024, status, stdout, stderr });
+      const cpuSeconds = Number(user) + Number(system);
+      done({ seconds, cpuSeconds, peakRssMb: Number(kb) / 1024, status, stdout, stderr });
     });
   });
 }
