@@ -2,9 +2,10 @@ import { foldOrder, type OrderEvent } from '@gateway/domain';
 import { SqliteEventLog } from '@gateway/event-store';
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PostingsStore } from '../apps/ledger/src/postings/postings-store';
-import { runCli, type CliRun } from './ledger/cli-run';
+import { HEAP_MB, runCli, type CliRun } from './ledger/cli-run';
 import { groundTruth, type GroundTruth } from './ledger/ground-truth';
 import { checkBalances, checkDaily, checkReconcile } from './ledger/checks';
 import { writeSettlementFixture } from './ledger/settlement-fixture';
@@ -233,10 +234,17 @@ async function main(): Promise<void> {
   const dirs = process.argv.slice(2);
   if (dirs.length === 0)
     throw new Error('usage: bench:ledger -- DIR [DIR…] (seeded by npm run seed)');
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+  const loadBefore = load();
   for (const dir of dirs) {
     process.stderr.write(`bench:ledger: ${dir}\n`);
     await benchDir(dir);
   }
+  const heap = HEAP_MB > 0 ? `--max-old-space-size=${HEAP_MB}` : "V8's default heap";
+  console.log(`CLI processes with ${heap}; load average ${loadBefore} before, ${load()} after`);
   const width = Math.max(...table.map((r) => r.label.length));
   console.log(['', ...dirs].join(' | ').padStart(width));
   for (const row of table)

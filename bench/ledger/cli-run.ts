@@ -18,13 +18,21 @@ export interface CliRun {
   readonly stderr: string;
 }
 
+/**
+ * The V8 heap cap of every CLI process, MB (BENCH_LEDGER_HEAP_MB, 0 for V8's default). V8 lets a
+ * heap that allocates fast grow far past what it holds (~550 MB for the catch-up), so RSS says
+ * little; under a cap, a command whose memory grew with the events would fail at 1M.
+ */
+export const HEAP_MB = Number(process.env.BENCH_LEDGER_HEAP_MB ?? 128);
+const NODE_ARGS = HEAP_MB > 0 ? [`--max-old-space-size=${HEAP_MB}`] : [];
+
 /** Runs `ledger ARGS` under /usr/bin/time; stdout to /dev/null unless kept. */
 export function runCli(args: readonly string[], keepStdout = true): Promise<CliRun> {
   return new Promise((done, fail) => {
     const started = performance.now();
     const child = spawn(
       '/usr/bin/time',
-      ['-f', 'PEAK_RSS_KB %M CPU_S %U %S', process.execPath, CLI, ...args],
+      ['-f', 'PEAK_RSS_KB %M CPU_S %U %S', process.execPath, ...NODE_ARGS, CLI, ...args],
       {
         stdio: ['ignore', keepStdout ? 'pipe' : openSync('/dev/null', 'w'), 'pipe'],
       },
