@@ -80,13 +80,8 @@ interface EntryRow {
   event_type: string;
 }
 
-/** What entriesBetween reads of a lines row, with safeIntegers. */
-interface LineRow {
-  position: bigint;
-  n: bigint;
-  account: Account;
-  amount: bigint;
-}
+/** What entriesBetween reads of a lines row (raw, with safeIntegers): position, n, account, amount. */
+type LineRow = [bigint, bigint, Account, bigint];
 
 /**
  * ledger.db: the entries the posting rules made from the event log, up to a checkpoint (the
@@ -239,26 +234,28 @@ export class PostingsStore {
         `SELECT position, n, account, amount FROM lines WHERE position > ? AND position <= ?
          ORDER BY position, n, line`,
       )
+      .raw()
       .safeIntegers(true)
       .all(from, upTo) as LineRow[];
-    const byEntry = new Map<string, ReturnType<typeof lineOf>[]>();
-    for (const l of lines) {
-      const id = `${l.position}/${l.n}`;
-      const list = byEntry.get(id) ?? [];
-      list.push(lineOf(l.account, Number(l.amount)));
-      byEntry.set(id, list);
-    }
+    // Both in (position, n) order: each entry's lines are the next run of lines (a line of no
+    // entry is passed over), so no map of ids is built.
+    let next = 0;
+    const before = ([position, n]: LineRow, e: EntryRow) =>
+      position < e.position || (position === e.position && n < e.n);
     return entries.map((e) => {
-      const entryId = `${e.position}/${e.n}`;
+      while (next < lines.length && before(lines[next], e)) next++;
+      const own: ReturnType<typeof lineOf>[] = [];
+      for (; next < lines.length && lines[next][0] === e.position && lines[next][1] === e.n; next++)
+        own.push(lineOf(lines[next][2], Number(lines[next][3])));
       return {
-        entryId,
+        entryId: `${e.position}/${e.n}`,
         time: e.time,
         merchantId: e.merchant,
         currency: e.currency,
         orderId: e.order_id,
         ...(e.transaction_id === null ? {} : { transactionId: e.transaction_id }),
         eventType: e.event_type,
-        lines: byEntry.get(entryId) ?? [],
+        lines: own,
       };
     });
   }
