@@ -154,23 +154,12 @@ async function benchDir(dir: string): Promise<void> {
   const asOfCli = await runCli(['balances', '--data-dir', dataDir, '--as-of', times[2]], false);
   reportRun(dir, 'balances --as-of (process, start-up included)', asOfCli);
 
-  const [from, to] = [times[0], times.at(-1)!].map((t) => t.slice(0, 10));
-  const firstDay = new Database(join(dataDir, 'events.db'), { readonly: true });
-  const first = (
-    firstDay.prepare('SELECT min(recorded_at) FROM events').pluck().get() as string
-  ).slice(0, 10);
-  firstDay.close();
-  const daily = await runCli([
-    'daily',
-    '--data-dir',
-    dataDir,
-    '--from',
-    first < from ? first : from,
-    '--to',
-    to,
-    '--format',
-    'csv',
-  ]);
+  // The whole range: the first commit's day to the last's (the head's time, the last as-of).
+  const raw = new Database(join(dataDir, 'events.db'), { readonly: true });
+  const from = raw.prepare('SELECT min(recorded_at) FROM events').pluck().get() as string;
+  raw.close();
+  const range = ['--from', from.slice(0, 10), '--to', times.at(-1)!.slice(0, 10)];
+  const daily = await runCli(['daily', '--data-dir', dataDir, ...range, '--format', 'csv']);
   reportRun(
     dir,
     'daily over the whole range (csv)',
