@@ -2,51 +2,56 @@ import { foldOrder, type OrderEvent } from '@gateway/domain';
 import { SqliteEventLog } from '@gateway/event-store';
 import { PostingsStore } from '@gateway/ledger';
 import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
-import { openSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { HEAP_MB, runCli, type CliRun } from './ledger/cli-run';
+import { groundTruth, type GroundTruth } from './ledger/ground-truth';
+import { checkBalances, checkDaily, checkReconcile } from './ledger/checks';
+import { writeSettlementFixture } from './ledger/settlement-fixture';
 import { startServer } from './processes';
 
 /**
- * `npm run bench:ledger -- DIR [DIR…]`: for each data directory written by `npm run seed`, measures
- * the live projector catching up from zero inside the gateway, then the ledger CLI's replay, export
- * and verify (each a process of its own, its peak RSS from /usr/bin/time), and the fold of the
- * longest order stream.
+ * `npm run bench:ledger -- DIR [DIR…]`: for each data directory written by `npm run seed`, the
+ * ledger CLI's commands at that size, each a process of its own (wall time, peak RSS): postings
+ * built from nothing, balances as of several times, `daily` over the whole range, `reconcile` of a
+ * settlement file of up to 100,000 lines with a known handful of discrepancies, verify, export and
+ * the longest order's fold; then every size side by side. Each answer is checked against the domain's own fold of
+ * the log (bench/ledger/ground-truth.ts): a wrong answer fails the bench (exit 1).
+ * BENCH_LEDGER_PROJECTOR=1 adds the gateway's projector catching up from zero, then `replay`.
  */
 const ROOT = resolve(__dirname, '..', '..');
-const CLI = join(ROOT, 'dist/apps/ledger/src/ledger.cli.js');
 const GATEWAY = join(ROOT, 'dist/apps/gateway/src/main.js');
+const SETTLEMENT_LINES = 100_000;
+/** Where in the log (fractions of its positions) balances are asked as of. */
+const AS_OF_POINTS = [0.1, 0.25, 0.5, 0.75, 0.9, 1];
 
-interface Timed {
-  readonly seconds: number;
-  readonly peakRssMb: number;
-  readonly stdout: string;
-  readonly stderr: string;
+interface Row {
+  readonly label: string;
+  readonly cells: Map<string, string>;
+}
+const table: Row[] = [];
+const problems: string[] = [];
+
+function report(dir: string, label: string, value: string): void {
+  let row = table.find((r) => r.label === label);
+  if (!row) table.push((row = { label, cells: new Map() }));
+  row.cells.set(dir, value);
 }
 
-/** Runs the CLI under /usr/bin/time; stdout to /dev/null unless kept. */
-function timed(args: string[], keepStdout = true): Promise<Timed> {
-  return new Promise((done, fail) => {
-    const started = performance.now();
-    const child = spawn('/usr/bin/time', ['-f', 'PEAK_RSS_KB %M', process.execPath, CLI, ...args], {
-      stdio: ['ignore', keepStdout ? 'pipe' : openSync('/dev/null', 'w'), 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (c: Buffer) => (stdout += c));
-    child.stderr!.on('data', (c: Buffer) => (stderr += c));
-    child.on('error', fail);
-    child.on('close', () => {
-      const kb = Number(/PEAK_RSS_KB (\d+)/.exec(stderr)?.[1] ?? NaN);
-      done({ seconds: (performance.now() - started) / 1000, peakRssMb: kb / 1024, stdout, stderr });
-    });
-  });
+function reportRun(dir: string, label: string, run: CliRun, rate?: string): void {
+  const rss = `${run.peakRssMb.toFixed(0)} MB`;
+  const times = `${run.seconds.toFixed(1)} s (CPU ${run.cpuSeconds.toFixed(1)} s)`;
+  report(dir, label, `${times}${rate ? `, ${rate}` : ''}, RSS ${rss}`);
+  if (run.status !== 0 && !label.startsWith('reconcile'))
+    problems.push(`${dir}: ${label} exited ${run.status}: ${run.stderr.slice(0, 300)}`);
 }
+
+const perSecond = (n: number, seconds: number) => `${Math.round(n / seconds).toLocaleString()}/s`;
 
 async function projectorCatchUp(dataDir: string, head: bigint): Promise<number> {
-  rmSync(join(dataDir, 'read-model.db'), { force: true });
-  rmSync(join(dataDir, 'read-model.db-wal'), { force: true });
-  rmSync(join(dataDir, 'read-model.db-shm'), { force: true });
+  for (const suffix of ['', '-wal', '-shm'])
+    rmSync(join(dataDir, `read-model.db${suffix}`), { force: true });
   const started = performance.now();
   const server = await startServer(GATEWAY, {
     PORT: '0',
@@ -75,83 +80,169 @@ async function longestFold(dataDir: string) {
     .get() as { stream_id: string; n: number };
   raw.close();
   const log = SqliteEventLog.open(join(dataDir, 'events.db'));
-  const runs: { read: number; fold: number }[] = [];
+  const folds: number[] = [];
   for (let i = 0; i < 7; i++) {
-    const t0 = performance.now();
     const events = await log.readStream(streamId);
-    const t1 = performance.now();
+    const t0 = performance.now();
     foldOrder(events as unknown as OrderEvent[]);
-    runs.push({ read: t1 - t0, fold: performance.now() - t1 });
+    folds.push(performance.now() - t0);
   }
   await log.close();
-  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return {
-    events: n,
-    readMs: median(runs.map((r) => r.read)),
-    foldMs: median(runs.map((r) => r.fold)),
-  };
+  return { events: n, foldMs: folds.sort((a, b) => a - b)[3] };
 }
 
-/**
- * The postings store built from nothing by `ledger balances` (a process: rate and peak RSS), then
- * a balance as of the middle event's time, in-process (median of 7: the query, not a start-up).
- */
-async function postings(dataDir: string, head: bigint) {
-  for (const suffix of ['', '-wal', '-shm'])
-    rmSync(join(dataDir, `ledger.db${suffix}`), { force: true });
-  const built = await timed(['balances', '--data-dir', dataDir], false);
+/** The commit time of the event at each fraction of the log's positions. */
+function timesAt(dataDir: string, head: bigint): string[] {
   const raw = new Database(join(dataDir, 'events.db'), { readonly: true });
-  const middle = raw
+  const at = raw
     .prepare('SELECT recorded_at FROM events WHERE position >= ? ORDER BY position LIMIT 1')
-    .pluck()
-    .get(head / 2n) as string;
+    .pluck();
+  const times = AS_OF_POINTS.map((f) => at.get(BigInt(Math.ceil(Number(head) * f))) as string);
   raw.close();
+  return times;
+}
+
+/** Balances as of each time, in-process (the query, not a start-up): 5 runs a time. */
+function balancesAsOf(dataDir: string, times: readonly string[], truth: GroundTruth) {
   const store = PostingsStore.open(join(dataDir, 'ledger.db'));
   const runs: number[] = [];
-  for (let i = 0; i < 7; i++) {
-    const t0 = performance.now();
-    store.balances({ asOf: middle });
-    runs.push(performance.now() - t0);
-  }
+  for (const asOf of times)
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      const balances = store.balances({ asOf });
+      runs.push(performance.now() - t0);
+      if (i === 0) problems.push(...checkBalances(balances, asOf, truth, asOf === times.at(-1)));
+    }
   store.close();
-  return { built, asOfMs: runs.sort((a, b) => a - b)[3] };
+  runs.sort((a, b) => a - b);
+  return { medianMs: runs[Math.floor(runs.length / 2)], worstMs: runs[runs.length - 1] };
+}
+
+async function benchDir(dir: string): Promise<void> {
+  const dataDir = resolve(dir);
+  const log = SqliteEventLog.open(join(dataDir, 'events.db'));
+  const head = (await log.headPosition()) ?? 0n;
+  await log.close();
+  const events = Number(head);
+  report(dir, 'events', events.toLocaleString());
+  const t0 = performance.now();
+  const truth = groundTruth(dataDir);
+  const truthSeconds = (performance.now() - t0) / 1000;
+  report(
+    dir,
+    'orders (bench: folded with foldOrder)',
+    `${truth.orders.toLocaleString()} in ${truthSeconds.toFixed(1)} s`,
+  );
+
+  for (const suffix of ['', '-wal', '-shm'])
+    rmSync(join(dataDir, `ledger.db${suffix}`), { force: true });
+  const built = await runCli(['balances', '--data-dir', dataDir], false);
+  reportRun(
+    dir,
+    'postings built from nothing (balances)',
+    built,
+    `${perSecond(events, built.seconds)} events`,
+  );
+
+  const times = timesAt(dataDir, head);
+  const asOf = balancesAsOf(dataDir, times, truth);
+  report(
+    dir,
+    `balance as of ${times.length} times (in-process, 5 runs each)`,
+    `median ${asOf.medianMs.toFixed(1)} ms, worst ${asOf.worstMs.toFixed(1)} ms`,
+  );
+  const asOfCli = await runCli(['balances', '--data-dir', dataDir, '--as-of', times[2]], false);
+  reportRun(dir, 'balances --as-of (process, start-up included)', asOfCli);
+
+  // The whole range: the first commit's day to the last's (the head's time, the last as-of).
+  const raw = new Database(join(dataDir, 'events.db'), { readonly: true });
+  const from = raw.prepare('SELECT min(recorded_at) FROM events').pluck().get() as string;
+  raw.close();
+  const range = ['--from', from.slice(0, 10), '--to', times.at(-1)!.slice(0, 10)];
+  const daily = await runCli(['daily', '--data-dir', dataDir, ...range, '--format', 'csv']);
+  reportRun(
+    dir,
+    'daily over the whole range (csv)',
+    daily,
+    perSecond(events, daily.seconds) + ' events',
+  );
+  problems.push(...checkDaily(daily.stdout, truth));
+
+  const file = join(dataDir, 'bench-settlement.csv');
+  const fixture = await writeSettlementFixture(file, truth.batches, SETTLEMENT_LINES);
+  const reconciled = await runCli([
+    'reconcile',
+    '--data-dir',
+    dataDir,
+    '--settlement',
+    file,
+    '--format',
+    'jsonl',
+  ]);
+  reportRun(
+    dir,
+    'reconcile',
+    reconciled,
+    `${fixture.lines.toLocaleString()} lines of ${fixture.batches} batches`,
+  );
+  problems.push(...checkReconcile(reconciled, fixture));
+
+  const verify = await runCli(['verify', '--data-dir', dataDir]);
+  reportRun(
+    dir,
+    'verify (chain, then postings)',
+    verify,
+    perSecond(events, verify.seconds) + ' events',
+  );
+  const exported = await runCli(['export', '--data-dir', dataDir, '--format', 'csv'], false);
+  const rows = Number(/exported (\d+) rows/.exec(exported.stderr)?.[1]);
+  reportRun(dir, 'export --format csv', exported, `${rows.toLocaleString()} rows`);
+  if (process.env.BENCH_LEDGER_PROJECTOR === '1') {
+    // replay compares with the live read model: the gateway's projector makes it first.
+    const catchUp = await projectorCatchUp(dataDir, head);
+    const rate = perSecond(events, catchUp);
+    report(dir, 'projector catch-up in the gateway', `${catchUp.toFixed(1)} s, ${rate} events`);
+    const replay = await runCli(['replay', '--data-dir', dataDir]);
+    const replayRate = /\((\d+) events\/s/.exec(replay.stdout)?.[1];
+    reportRun(
+      dir,
+      'replay (read model rebuilt, compared)',
+      replay,
+      `rebuild ${replayRate} events/s`,
+    );
+  }
+  const fold = await longestFold(dataDir);
+  report(
+    dir,
+    'longest stream: fold (median of 7)',
+    `${fold.events} events, ${fold.foldMs.toFixed(1)} ms`,
+  );
 }
 
 async function main(): Promise<void> {
-  for (const dataDir of process.argv.slice(2).map((d) => resolve(d))) {
-    const log = SqliteEventLog.open(join(dataDir, 'events.db'));
-    const head = (await log.headPosition()) ?? 0n;
-    await log.close();
-    const events = Number(head);
-    const catchUp = await projectorCatchUp(dataDir, head);
-    const replay = await timed(['replay', '--data-dir', dataDir]);
-    const replayRate = /\((\d+) events\/s/.exec(replay.stdout)?.[1];
-    const replayCpu = /CPU ([\d.]+) s/.exec(replay.stdout)?.[1];
-    const exported = await timed(['export', '--data-dir', dataDir, '--format', 'csv'], false);
-    const rows = Number(/exported (\d+) rows/.exec(exported.stderr)?.[1]);
-    const posted = await postings(dataDir, head);
-    const verify = await timed(['verify', '--data-dir', dataDir]);
-    const fold = await longestFold(dataDir);
-    console.log(`\n${dataDir}: ${events} events`);
-    console.log(
-      `projector catch-up in the gateway (start-up included): ${catchUp.toFixed(1)} s, ${Math.round(events / catchUp)} events/s`,
-    );
-    console.log(
-      `replay: ${replayRate} events/s (rebuild only, CPU ${replayCpu} s), ${replay.seconds.toFixed(1)} s with compare, peak RSS ${replay.peakRssMb.toFixed(0)} MB; ${replay.stdout.trim().split('\n').at(-1)}`,
-    );
-    console.log(
-      `export csv: ${rows} rows in ${exported.seconds.toFixed(1)} s = ${Math.round(rows / exported.seconds)} rows/s, peak RSS ${exported.peakRssMb.toFixed(0)} MB`,
-    );
-    console.log(
-      `postings built from nothing (balances): ${posted.built.seconds.toFixed(1)} s = ${Math.round(events / posted.built.seconds)} events/s, peak RSS ${posted.built.peakRssMb.toFixed(0)} MB; balances as of the middle event: ${posted.asOfMs.toFixed(1)} ms (median of 7)`,
-    );
-    console.log(
-      `verify (chain, then postings): ${verify.seconds.toFixed(1)} s = ${Math.round(events / verify.seconds)} events/s, peak RSS ${verify.peakRssMb.toFixed(0)} MB; ${verify.stdout.trim().split('\n').at(-1)?.slice(0, 60)}`,
-    );
-    console.log(
-      `longest stream: ${fold.events} events, read ${fold.readMs.toFixed(1)} ms, fold ${fold.foldMs.toFixed(1)} ms (median of 7)`,
-    );
+  const dirs = process.argv.slice(2);
+  if (dirs.length === 0)
+    throw new Error('usage: bench:ledger -- DIR [DIR…] (seeded by npm run seed)');
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+  const loadBefore = load();
+  for (const dir of dirs) {
+    process.stderr.write(`bench:ledger: ${dir}\n`);
+    await benchDir(dir);
   }
+  const heap = HEAP_MB > 0 ? `--max-old-space-size=${HEAP_MB}` : "V8's default heap";
+  console.log(`CLI processes with ${heap}; load average ${loadBefore} before, ${load()} after`);
+  const width = Math.max(...table.map((r) => r.label.length));
+  console.log(['', ...dirs].join(' | ').padStart(width));
+  for (const row of table)
+    console.log([row.label.padEnd(width), ...dirs.map((d) => row.cells.get(d) ?? '-')].join(' | '));
+  for (const problem of problems) console.log(`WRONG: ${problem}`);
+  console.log(
+    problems.length === 0 ? 'every answer checked: right' : `${problems.length} wrong answers`,
+  );
+  process.exitCode = problems.length === 0 ? 0 : 1;
 }
 
 main().catch((error: Error) => {

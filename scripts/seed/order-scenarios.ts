@@ -9,6 +9,7 @@ import {
   type RecordedSourceOfFunds,
   type Thousandths,
 } from '@gateway/domain';
+import { hash } from 'node:crypto';
 
 /** One append as the gateway makes it: the events one decided command produced, and who caused it. */
 export interface SeedAppend {
@@ -99,7 +100,10 @@ function scenario(random: () => number, long: number): Operation[] {
 
 /**
  * Real order events for one order: each transaction decided by the domain's own decider against
- * the order as it stands, with a processor answer shaped like the simulated acquirer's.
+ * the order as it stands, with a processor answer shaped like the simulated acquirer's. `batched`
+ * adds its transaction.acquirer (the batch: the transaction's day), which settlement and
+ * reconciliation go by; off by default, since a gateway started over a test merchant's batched
+ * orders settles their past days.
  */
 export function seedOrder(
   random: () => number,
@@ -107,6 +111,7 @@ export function seedOrder(
   orderId: string,
   start: Date,
   long = 0,
+  batched = false,
 ): SeedAppend[] {
   const currency = CURRENCIES[Math.floor(random() * CURRENCIES.length)];
   let state: OrderState = initialState();
@@ -114,7 +119,8 @@ export function seedOrder(
   scenario(random, long).forEach((operation, index) => {
     const now = new Date(start.getTime() + index * 60_000).toISOString();
     const transactionId = `t${index + 1}`;
-    const command = commandFor(operation, { merchantId, orderId, transactionId, now, currency });
+    const ids = { merchantId, orderId, transactionId, now, currency };
+    const command = commandFor(operation, ids, batched);
     const events = decide(command, state);
     state = events.reduce(evolve, state);
     appends.push({
@@ -140,6 +146,7 @@ function commandFor(
     now: string;
     currency: string;
   },
+  batched: boolean,
 ): OrderCommand {
   const code = 'code' in operation && operation.code ? operation.code : 'APPROVED';
   const amount = operation.type === 'VOID' ? 0 : operation.amount;
@@ -154,13 +161,7 @@ function commandFor(
     outcome: {
       gatewayCode: code,
       approvedAmount: code === 'APPROVED' ? amount : 0,
-      details: {
-        acquirerCode: code === 'APPROVED' ? '00' : '05',
-        authorizationCode: code === 'APPROVED' ? '831000' : undefined,
-        receipt: `R${ids.transactionId}${ids.orderId.slice(-6)}`,
-        avs: 'ADDRESS_ZIP_MATCH',
-        csc: 'MATCH',
-      },
+      details: processorDetails(code, ids, batched),
     },
   };
   switch (operation.type) {
@@ -174,4 +175,49 @@ function commandFor(
     case 'VOID':
       return { ...base, type: 'VOID', targetTransactionId: operation.target };
   }
+}
+
+/**
+ * The processor's details in the shape the gateway records the simulated acquirer's answer
+ * (response.*, transaction.*); batched, with transaction.acquirer, whose batch is the
+ * transaction's UTC day: settlement and reconciliation find each capture, payment and refund in it.
+ */
+function processorDetails(
+  code: GatewayCode,
+  ids: { merchantId: string; orderId: string; transactionId: string; now: string },
+  batched: boolean,
+): Record<string, unknown> {
+  return {
+    response: {
+      acquirerCode: code === 'APPROVED' ? '00' : '05',
+      cardSecurityCode: 'MATCH',
+      cardholderVerification: { avs: 'ADDRESS_ZIP_MATCH' },
+    },
+    transaction: {
+      ...(batched ? { acquirer: acquirerTransaction(ids) } : {}),
+      ...(code === 'APPROVED' ? { authorizationCode: '831000' } : {}),
+      receipt: `R${ids.transactionId}${ids.orderId.slice(-6)}`,
+    },
+  };
+}
+
+/** transaction.acquirer as the simulated acquirer answers it: one batch per UTC day. */
+function acquirerTransaction(ids: {
+  merchantId: string;
+  orderId: string;
+  transactionId: string;
+  now: string;
+}): Record<string, unknown> {
+  const day = ids.now.slice(0, 10);
+  const digits = hash('sha256', `${ids.merchantId}\0${ids.orderId}\0${ids.transactionId}`, 'hex');
+  return {
+    id: 'SIMULATOR',
+    transactionId: BigInt(`0x${digits.slice(0, 13)}`)
+      .toString()
+      .padStart(15, '0'),
+    batch: Number(day.replaceAll('-', '')),
+    date: day,
+    timeZone: '+0000',
+    settlementDate: day,
+  };
 }

@@ -14,7 +14,9 @@ import { randomSource, seedOrder, type SeedAppend } from './order-scenarios';
  * temp directory, never the repository): orders of M merchants, each transaction decided by the
  * domain's decider and appended through the embedded store as the gateway appends, C orders in
  * flight at once so their streams interleave in the log. One order holds L captures and L refunds:
- * the longest stream, for the fold benchmark.
+ * the longest stream, for the fold benchmark. Orders start over 60 days from 2026-10-01, each
+ * transaction in the acquirer's batch of its day (what `bench:ledger` settles and reconciles); the
+ * events' commit times (recordedAt) are the seeding's own.
  */
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2)
@@ -24,6 +26,7 @@ const target = Number(args.get('events') ?? 1_000_000);
 const merchants = Number(args.get('merchants') ?? 20);
 const longest = Number(args.get('longest') ?? 500);
 const concurrency = Number(args.get('concurrency') ?? 256);
+const DAYS = 60;
 
 async function appendAll(
   store: SqliteEventStore,
@@ -59,9 +62,9 @@ async function main(): Promise<void> {
     const n = orders++;
     const merchant = `MERCHANT${String(n % merchants).padStart(3, '0')}`;
     const orderId = `order-${n}`;
-    // Order creation times spread over two months, in order of the orders.
-    const start = new Date(firstDay + Math.floor((n * 60 * 24 * 60_000) / (target / 2.5)));
-    const appends = seedOrder(random, merchant, orderId, start, n === 0 ? longest : 0);
+    // Order creation times spread over two months (~3 events an order), in order of the orders.
+    const start = new Date(firstDay + Math.floor((n * DAYS * 86_400_000) / (target / 3)));
+    const appends = seedOrder(random, merchant, orderId, start, n === 0 ? longest : 0, true);
     written += appends.reduce((sum, a) => sum + a.events.length, 0);
     return [orderStreamId(merchant, orderId), appends];
   };

@@ -83,6 +83,34 @@ describe('postings store', () => {
     expect(receivable('2026-11-25T12:00:00.000Z')).toBe(321_000);
   });
 
+  it("sums hours, minutes and seconds before the time, then its own second's lines: exact inside a busy hour", () => {
+    // Entries across hour, minute, second and millisecond edges, in two batches.
+    const times = [
+      '2026-11-25T09:59:59.999Z',
+      '2026-11-25T10:00:00.000Z',
+      '2026-11-25T10:00:00.500Z',
+      '2026-11-25T10:00:59.999Z',
+      '2026-11-25T10:01:00.000Z',
+      '2026-11-25T10:01:30.250Z',
+      '2026-11-25T10:01:30.251Z',
+      '2026-11-25T10:59:59.999Z',
+      '2026-11-25T11:00:00.000Z',
+    ];
+    const entries = times.map((time, i) => entry(i + 1, time, 10 ** i));
+    store.append(entries.slice(0, 4), undefined, 4n);
+    store.append(entries.slice(4), 4n, BigInt(times.length));
+    // What the lines recorded at or before the time add up to, summed one by one.
+    const upTo = (asOf: string) =>
+      entries
+        .filter((e) => e.time <= asOf)
+        .reduce((sum, e) => sum + ('debit' in e.lines[0] ? e.lines[0].debit : 0), 0) || undefined;
+    const probes = times.flatMap((t) => {
+      const ms = Date.parse(t);
+      return [ms - 1, ms, ms + 1].map((m) => new Date(m).toISOString());
+    });
+    for (const asOf of probes) expect([asOf, receivable(asOf)]).toEqual([asOf, upTo(asOf)]);
+  });
+
   it('moves the checkpoint with the entries, once: a second writer from the same place records nothing', () => {
     expect(store.checkpoint()).toBeUndefined();
     expect(store.append([entry(1, '2026-11-25T10:00:00.000Z', 1_000)], undefined, 5n)).toBe(true);

@@ -34,7 +34,7 @@ export async function trialBalance(
   }
   if (report.unequal.length) {
     io.out.write(
-      `UNBALANCED totals in ${report.unequal.join(', ')}: every entry balances, the hourly balances do not (delete ledger.db to rebuild it)\n`,
+      `UNBALANCED totals in ${report.unequal.join(', ')}: every entry balances, the hourly, per-minute and per-second movements do not (delete ledger.db to rebuild it)\n`,
     );
     return 1;
   }

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 /**
  * The rules' version: a store built by other rules is rebuilt from the log on open (the entries
  * are a projection, the events are the truth). 3: entries dated by the fact's time (factTimeOf),
- * not the store's commit time.
+ * not the store's commit time, and movements kept per minute and second besides the hour.
  */
 const RULES_VERSION = '3';
 
@@ -20,17 +20,36 @@ const SCHEMA = `
     merchant TEXT NOT NULL, currency TEXT NOT NULL, account TEXT NOT NULL, amount INTEGER NOT NULL,
     PRIMARY KEY (position, n, line)) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS lines_by_time ON lines (time);
-  -- Each account's movement per UTC hour: a balance as of T is the hours before T's hour summed,
-  -- plus T's own hour's lines up to T (a bounded read, whatever the number of events). Entries
-  -- are not in time order in the log: each adds to its own hour, whenever it is posted.
+  -- Each account's movement per UTC hour, minute and second (the time's first 13, 16, 19
+  -- characters): a balance as of T is the hours before T's hour, the minutes of T's hour before
+  -- T's minute and the seconds of T's minute before T's second, summed, plus the lines of T's own
+  -- second up to T. However many events an hour holds, at most 60 minutes and 60 seconds of each
+  -- account and one second's lines are read besides the hours.
+  -- Entries are not in time order in the log: each adds to its own hour, minute and second,
+  -- whenever it is posted.
   CREATE TABLE IF NOT EXISTS hourly (
     hour TEXT NOT NULL, merchant TEXT NOT NULL, currency TEXT NOT NULL, account TEXT NOT NULL,
     amount INTEGER NOT NULL, PRIMARY KEY (hour, merchant, currency, account)) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS minutely (
+    minute TEXT NOT NULL, merchant TEXT NOT NULL, currency TEXT NOT NULL, account TEXT NOT NULL,
+    amount INTEGER NOT NULL, PRIMARY KEY (minute, merchant, currency, account)) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS secondly (
+    second TEXT NOT NULL, merchant TEXT NOT NULL, currency TEXT NOT NULL, account TEXT NOT NULL,
+    amount INTEGER NOT NULL, PRIMARY KEY (second, merchant, currency, account)) WITHOUT ROWID;
 `;
 
-/** An account's movement in one UTC hour, as the hourly table keeps it. */
-interface HourlyMovement {
-  readonly hour: string;
+/** The movement tables, each with the length of the time prefix it sums by. */
+const BUCKETS = [
+  { table: 'hourly', key: 'hour', length: 13 },
+  { table: 'minutely', key: 'minute', length: 16 },
+  { table: 'secondly', key: 'second', length: 19 },
+] as const;
+const FORGET_ALL = `DELETE FROM entries; DELETE FROM lines; ${BUCKETS.map((b) => `DELETE FROM ${b.table};`).join(' ')}`;
+
+/** An account's movement in one UTC hour, minute or second, as its table keeps it. */
+interface Movement {
+  readonly bucket: number;
+  readonly time: string;
   readonly merchant: string;
   readonly currency: string;
   readonly account: Account;
@@ -64,13 +83,8 @@ interface EntryRow {
   event_type: string;
 }
 
-/** What entriesBetween reads of a lines row, with safeIntegers. */
-interface LineRow {
-  position: bigint;
-  n: bigint;
-  account: Account;
-  amount: bigint;
-}
+/** What entriesBetween reads of a lines row (raw, with safeIntegers): position, n, account, amount. */
+type LineRow = [bigint, bigint, Account, bigint];
 
 /**
  * ledger.db: the entries the posting rules made from the event log, up to a checkpoint (the
@@ -82,15 +96,14 @@ export class PostingsStore {
 
   private constructor(private readonly db: Database.Database) {
     this.statements = {
-      entry: db.prepare(
-        `INSERT INTO entries VALUES (@position, @n, @time, @merchant, @currency, @order, @transaction, @type)`,
-      ),
-      line: db.prepare(
-        `INSERT INTO lines VALUES (@position, @n, @line, @time, @merchant, @currency, @account, @amount)`,
-      ),
-      hourly: db.prepare(
-        `INSERT INTO hourly VALUES (@hour, @merchant, @currency, @account, @amount)
-         ON CONFLICT (hour, merchant, currency, account) DO UPDATE SET amount = amount + excluded.amount`,
+      // Positional parameters: no object built per row (named ones cost ~30 % more CPU a line).
+      entry: db.prepare(`INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      line: db.prepare(`INSERT INTO lines VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+      movements: BUCKETS.map(({ table, key }) =>
+        db.prepare(
+          `INSERT INTO ${table} VALUES (@time, @merchant, @currency, @account, @amount)
+           ON CONFLICT (${key}, merchant, currency, account) DO UPDATE SET amount = amount + excluded.amount`,
+        ),
       ),
       checkpoint: db.prepare(
         `INSERT INTO meta VALUES ('checkpoint', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -106,9 +119,7 @@ export class PostingsStore {
     db.exec(SCHEMA);
     const version = db.prepare(`SELECT value FROM meta WHERE key = 'rules'`).pluck().get();
     if (version !== RULES_VERSION) {
-      db.exec(
-        'DROP TABLE IF EXISTS daily; DELETE FROM entries; DELETE FROM lines; DELETE FROM hourly; DELETE FROM meta;',
-      );
+      db.exec(`DROP TABLE IF EXISTS daily; ${FORGET_ALL} DELETE FROM meta;`);
       db.prepare(`INSERT INTO meta VALUES ('rules', ?)`).run(RULES_VERSION);
     }
     return new PostingsStore(db);
@@ -124,8 +135,7 @@ export class PostingsStore {
   startOver(origin: string): void {
     this.db
       .transaction(() => {
-        this.db.exec(`DELETE FROM entries; DELETE FROM lines; DELETE FROM hourly;
-                    DELETE FROM meta WHERE key != 'rules'`);
+        this.db.exec(`${FORGET_ALL} DELETE FROM meta WHERE key != 'rules'`);
         this.db.prepare(`INSERT INTO meta VALUES ('origin', ?)`).run(origin);
       })
       .immediate();
@@ -148,10 +158,12 @@ export class PostingsStore {
     return this.db
       .transaction(() => {
         if (this.checkpoint() !== from) return false;
-        // Each account's movement per hour summed over the batch: one upsert each, not one a line.
-        const hours = new Map<string, HourlyMovement>();
-        for (const entry of entries) this.insert(entry, hours);
-        for (const movement of hours.values()) this.statements.hourly.run(movement);
+        // Each account's movement per hour, minute and second summed over the batch: one upsert
+        // each, not three a line.
+        const movements = new Map<string, Movement>();
+        for (const entry of entries) this.insert(entry, movements);
+        for (const { bucket, ...movement } of movements.values())
+          this.statements.movements[bucket].run(movement);
         this.statements.checkpoint.run(upTo.toString());
         return true;
       })
@@ -165,17 +177,30 @@ export class PostingsStore {
   balances(options: { readonly asOf?: string; readonly merchantId?: string } = {}): Balance[] {
     const { asOf = '9999-12-31T23:59:59.999Z', merchantId } = options;
     const merchant = merchantId === undefined ? '' : 'AND merchant = @merchant';
+    // Each bucket from the start of the coarser one T is in (none for hours) to T's own.
+    const parts = BUCKETS.map(
+      ({ table, key }, i) =>
+        `SELECT merchant, currency, account, amount FROM ${table}
+           WHERE ${key} >= @from${i} AND ${key} < @to${i} ${merchant}`,
+    );
+    const bounds = Object.fromEntries(
+      BUCKETS.flatMap(({ length }, i) => [
+        [`from${i}`, i === 0 ? '' : asOf.slice(0, BUCKETS[i - 1].length)],
+        [`to${i}`, asOf.slice(0, length)],
+      ]),
+    );
     return this.db
       .prepare(
         `SELECT merchant AS merchantId, currency, account, SUM(amount) AS balance FROM (
-           SELECT merchant, currency, account, amount FROM hourly WHERE hour < @hour ${merchant}
+           ${parts.join(' UNION ALL ')}
            UNION ALL
            SELECT merchant, currency, account, amount FROM lines
-             WHERE time >= @hour AND time <= @asOf ${merchant})
+             WHERE time >= @second AND time <= @asOf ${merchant})
          GROUP BY merchant, currency, account ORDER BY merchant, currency, account`,
       )
       .all({
-        hour: asOf.slice(0, 13),
+        ...bounds,
+        second: asOf.slice(0, 19),
         asOf,
         ...(merchantId === undefined ? {} : { merchant: merchantId }),
       }) as Balance[];
@@ -215,26 +240,28 @@ export class PostingsStore {
         `SELECT position, n, account, amount FROM lines WHERE position > ? AND position <= ?
          ORDER BY position, n, line`,
       )
+      .raw()
       .safeIntegers(true)
       .all(from, upTo) as LineRow[];
-    const byEntry = new Map<string, ReturnType<typeof lineOf>[]>();
-    for (const l of lines) {
-      const id = `${l.position}/${l.n}`;
-      const list = byEntry.get(id) ?? [];
-      list.push(lineOf(l.account, Number(l.amount)));
-      byEntry.set(id, list);
-    }
+    // Both in (position, n) order: each entry's lines are the next run of lines (a line of no
+    // entry is passed over), so no map of ids is built.
+    let next = 0;
+    const before = ([position, n]: LineRow, e: EntryRow) =>
+      position < e.position || (position === e.position && n < e.n);
     return entries.map((e) => {
-      const entryId = `${e.position}/${e.n}`;
+      while (next < lines.length && before(lines[next], e)) next++;
+      const own: ReturnType<typeof lineOf>[] = [];
+      for (; next < lines.length && lines[next][0] === e.position && lines[next][1] === e.n; next++)
+        own.push(lineOf(lines[next][2], Number(lines[next][3])));
       return {
-        entryId,
+        entryId: `${e.position}/${e.n}`,
         time: e.time,
         merchantId: e.merchant,
         currency: e.currency,
         orderId: e.order_id,
         ...(e.transaction_id === null ? {} : { transactionId: e.transaction_id }),
         eventType: e.event_type,
-        lines: byEntry.get(entryId) ?? [],
+        lines: own,
       };
     });
   }
@@ -243,33 +270,32 @@ export class PostingsStore {
     this.db.close();
   }
 
-  private insert(entry: Entry, hours: Map<string, HourlyMovement>): void {
-    const [position, n] = entry.entryId.split('/');
+  private insert(entry: Entry, movements: Map<string, Movement>): void {
+    const [positionText, nText] = entry.entryId.split('/');
+    const [position, n] = [BigInt(positionText), Number(nText)];
     const { time, merchantId: merchant, currency } = entry;
-    this.statements.entry.run({
-      position: BigInt(position),
-      n: Number(n),
+    const { orderId, transactionId = null, eventType } = entry;
+    this.statements.entry.run(
+      position,
+      n,
       time,
       merchant,
       currency,
-      order: entry.orderId,
-      transaction: entry.transactionId ?? null,
-      type: entry.eventType,
-    });
+      orderId,
+      transactionId,
+      eventType,
+    );
     entry.lines.forEach((line, index) => {
-      const common = { merchant, currency, account: line.account, amount: signedAmount(line) };
-      this.statements.line.run({
-        position: BigInt(position),
-        n: Number(n),
-        line: index,
-        time,
-        ...common,
+      const { account } = line;
+      const amount = signedAmount(line);
+      this.statements.line.run(position, n, index, time, merchant, currency, account, amount);
+      BUCKETS.forEach(({ length }, bucket) => {
+        const prefix = time.slice(0, length);
+        const key = `${prefix} ${merchant} ${currency} ${account}`;
+        const movement = movements.get(key);
+        if (movement) movement.amount += amount;
+        else movements.set(key, { bucket, time: prefix, merchant, currency, account, amount });
       });
-      const hour = time.slice(0, 13);
-      const key = `${hour} ${merchant} ${currency} ${line.account}`;
-      const movement = hours.get(key);
-      if (movement) movement.amount += common.amount;
-      else hours.set(key, { hour, ...common });
     });
   }
 }
