@@ -1,5 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConsoleController } from './console.controller';
+import { FinanceController } from './finance/finance.controller';
+import { FinanceData } from './finance/finance-data';
 import { ReadModel } from './read-model';
 import { ConsoleAuth } from './sessions/console-auth';
 import { ConsoleDb } from './sessions/console-db';
@@ -7,14 +9,20 @@ import { ConsoleDb } from './sessions/console-db';
 /** The console's one module: its services are made in main.ts and handed in as they are. */
 @Module({})
 export class ConsoleModule {
-  static with(services: { auth: ConsoleAuth; db: ConsoleDb; readModel: ReadModel }): DynamicModule {
+  static with(services: {
+    auth: ConsoleAuth;
+    db: ConsoleDb;
+    readModel: ReadModel;
+    finance: FinanceData;
+  }): DynamicModule {
     return {
       module: ConsoleModule,
-      controllers: [ConsoleController],
+      controllers: [ConsoleController, FinanceController],
       providers: [
         { provide: ConsoleAuth, useValue: services.auth },
         { provide: ConsoleDb, useValue: services.db },
         { provide: ReadModel, useValue: services.readModel },
+        { provide: FinanceData, useValue: services.finance },
       ],
     };
   }

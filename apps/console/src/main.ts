@@ -8,6 +8,7 @@ import { loadConsoleConfig, type ConsoleConfig } from './console.config';
 import { ConsoleModule } from './console.module';
 import { PageErrorsFilter } from './http/page-errors.filter';
 import { formBodies, securityHeaders } from './http/security-headers';
+import { FinanceData } from './finance/finance-data';
 import { ReadModel } from './read-model';
 import { ConsoleAuth } from './sessions/console-auth';
 import { ConsoleDb } from './sessions/console-db';
@@ -18,6 +19,7 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
   const users = new ConsoleUsers(config.usersFile);
   const db = new ConsoleDb(config.consoleDb);
   const readModel = new ReadModel(config.dataDir);
+  const finance = new FinanceData(config.dataDir, config.settlementDir);
   const auth = new ConsoleAuth(db, users, new AuthLockout(config.lockout), !!config.tls);
   const adapter = new FastifyAdapter({
     logger: false,
@@ -26,7 +28,7 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
       : {}),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    ConsoleModule.with({ auth, db, readModel }),
+    ConsoleModule.with({ auth, db, readModel, finance }),
     adapter,
     { logger: ['error', 'warn'], bodyParser: false, abortOnError: false },
   );
