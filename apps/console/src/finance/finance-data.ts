@@ -13,7 +13,7 @@ import {
   type TrialBalance,
 } from '@gateway/ledger';
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 /** What a reconciliation found: the files read, every exception, the matched totals. */
 export interface Reconciliation {
@@ -67,7 +67,9 @@ export class FinanceData {
       const exceptions: ReconcileException[] = [];
       const paths = files.map((file) => join(this.settlementDir, file));
       const { matched } = await reconcile(log, paths, (exception) => {
-        exceptions.push(exception);
+        // Where in the files, by name: the directory is on the page once.
+        const at = exception.at && relative(this.settlementDir, exception.at);
+        exceptions.push(at ? { ...exception, at } : exception);
       });
       return { files, exceptions, matched };
     });

@@ -66,7 +66,7 @@ export function dailyPage(
   rows: readonly DailyRow[] | undefined,
 ): string {
   const query = `from=${form.from}&to=${form.to}`;
-  const scope = session.merchantId ? `merchant ${session.merchantId}` : 'every merchant';
+  const scope = session.merchantId ? `Merchant ${session.merchantId}` : 'Every merchant';
   const currencies = [...new Set((rows ?? []).map((r) => r.currency))].sort();
   return financePage(
     session,
