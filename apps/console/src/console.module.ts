@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConsoleController } from './console.controller';
 import { FinanceController } from './finance/finance.controller';
-import { FinanceData } from './finance/finance-data';
+import { FinanceThread } from './finance/finance-thread';
 import { ReadModel } from './read-model';
 import { ConsoleAuth } from './sessions/console-auth';
 import { ConsoleDb } from './sessions/console-db';
@@ -13,7 +13,7 @@ export class ConsoleModule {
     auth: ConsoleAuth;
     db: ConsoleDb;
     readModel: ReadModel;
-    finance: FinanceData;
+    finance: FinanceThread;
   }): DynamicModule {
     return {
       module: ConsoleModule,
@@ -22,7 +22,7 @@ export class ConsoleModule {
         { provide: ConsoleAuth, useValue: services.auth },
         { provide: ConsoleDb, useValue: services.db },
         { provide: ReadModel, useValue: services.readModel },
-        { provide: FinanceData, useValue: services.finance },
+        { provide: FinanceThread, useValue: services.finance },
       ],
     };
   }

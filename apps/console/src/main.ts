@@ -8,7 +8,7 @@ import { loadConsoleConfig, type ConsoleConfig } from './console.config';
 import { ConsoleModule } from './console.module';
 import { PageErrorsFilter } from './http/page-errors.filter';
 import { formBodies, securityHeaders } from './http/security-headers';
-import { FinanceData } from './finance/finance-data';
+import { FinanceThread } from './finance/finance-thread';
 import { ReadModel } from './read-model';
 import { ConsoleAuth } from './sessions/console-auth';
 import { ConsoleDb } from './sessions/console-db';
@@ -19,7 +19,7 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
   const users = new ConsoleUsers(config.usersFile);
   const db = new ConsoleDb(config.consoleDb);
   const readModel = new ReadModel(config.dataDir);
-  const finance = new FinanceData(config.dataDir, config.settlementDir);
+  const finance = new FinanceThread(config.dataDir, config.settlementDir);
   const auth = new ConsoleAuth(db, users, new AuthLockout(config.lockout), !!config.tls);
   const adapter = new FastifyAdapter({
     logger: false,
@@ -38,6 +38,7 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
   app.useGlobalFilters(new PageErrorsFilter());
   fastify.addHook('onClose', async () => {
     readModel.close();
+    await finance.close();
     db.close();
   });
   return app;

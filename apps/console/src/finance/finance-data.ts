@@ -34,7 +34,7 @@ export class FinanceUnavailable extends Error {}
 export class FinanceData {
   constructor(
     private readonly dataDir: string,
-    readonly settlementDir: string,
+    private readonly settlementDir: string,
   ) {}
 
   daily(query: DailyQuery): Promise<DailyRow[]> {
@@ -52,17 +52,8 @@ export class FinanceData {
     });
   }
 
-  /** The settlement files in the directory, by name (the acquirer CLI names them by batch). */
-  settlementFiles(): string[] {
-    if (!existsSync(this.settlementDir)) return [];
-    return readdirSync(this.settlementDir, { withFileTypes: true })
-      .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
-      .map((entry) => entry.name)
-      .sort();
-  }
-
   reconcile(): Promise<Reconciliation> {
-    const files = this.settlementFiles();
+    const files = settlementFilesIn(this.settlementDir);
     return this.withLog(async (log) => {
       const exceptions: ReconcileException[] = [];
       const paths = files.map((file) => join(this.settlementDir, file));
@@ -91,4 +82,13 @@ export class FinanceData {
       await log.close();
     }
   }
+}
+
+/** The settlement files in a directory, by name (the acquirer CLI names them by batch). */
+export function settlementFilesIn(directory: string): string[] {
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
+    .map((entry) => entry.name)
+    .sort();
 }

@@ -4,7 +4,8 @@ import { problemPage } from '../pages/layout';
 import { ConsoleAuth } from '../sessions/console-auth';
 import { ConsoleDb, type ConsoleSession } from '../sessions/console-db';
 import { dailyCsv, exceptionsCsv } from './finance-csv';
-import { FinanceData, FinanceUnavailable } from './finance-data';
+import { FinanceUnavailable } from './finance-data';
+import { FinanceThread } from './finance-thread';
 import { parseAsOf, parseDailyForm } from './finance-forms';
 import { dailyPage, reconcilePage, trialBalancePage } from './finance.page';
 
@@ -21,7 +22,7 @@ export class FinanceController {
   constructor(
     @Inject(ConsoleAuth) private readonly auth: ConsoleAuth,
     @Inject(ConsoleDb) private readonly db: ConsoleDb,
-    @Inject(FinanceData) private readonly finance: FinanceData,
+    @Inject(FinanceThread) private readonly finance: FinanceThread,
   ) {}
 
   @Get()
