@@ -21,6 +21,10 @@ export const DAILY_FIGURES = [
 /** What the chart draws: money moving, not what was only authorised, nor the fees (net shows them). */
 const CHARTED = ['captured', 'refunded', 'chargedBack', 'settled', 'net'] as const;
 
+/**
+ * A Finance page: its sub-navigation marks the current one `aria-current="true"` (the current item
+ * of the set), the banner's Finance link being the page's `aria-current="page"`.
+ */
 function financePage(session: ConsoleSession, title: string, body: Html): string {
   const links = [
     ['Daily totals', '/finance'],
@@ -40,7 +44,7 @@ function financePage(session: ConsoleSession, title: string, body: Html): string
           ${links.map(
             ([label, href]) =>
               html`<li>
-                <a href="${href}" ${label === title ? html`aria-current="page"` : ''}>${label}</a>
+                <a href="${href}" ${label === title ? html`aria-current="true"` : ''}>${label}</a>
               </li>`,
           )}
         </ul>

@@ -44,7 +44,7 @@ dl.facts dd { margin: 0; }
 .signin { max-width: 24rem; margin: 3rem auto; background: #fff; padding: 1.5rem 2rem; border: 0.0625rem solid var(--line); border-radius: 0.5rem; }
 .signin form > * + * { margin-top: 1rem; }
 .subnav ul { list-style: none; display: flex; gap: 1.5rem; padding: 0; margin: 0 0 0.5rem; }
-.subnav a[aria-current='page'] { font-weight: 700; }
+.subnav a[aria-current='true'] { font-weight: 700; }
 .chart-and-table { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: flex-start; }
 .chart-and-table figure { margin: 0; max-width: 100%; overflow-x: auto; }
 svg.chart { background: #fff; border: 0.0625rem solid var(--line); font-size: 0.7rem; max-width: none; }
