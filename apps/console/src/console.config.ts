@@ -15,6 +15,8 @@ export interface ConsoleConfig {
   readonly usersFile: string;
   /** Sessions and the audit trail (CONSOLE_DB, else console.db in the data directory). */
   readonly consoleDb: string;
+  /** The acquirer's settlement files the Finance page reconciles (CONSOLE_SETTLEMENT_DIR). */
+  readonly settlementDir: string;
   /** PEM certificate and key: the console serves HTTPS. Required off loopback. */
   readonly tls?: { readonly cert: string; readonly key: string };
   /** The API's rule and settings (GATEWAY_AUTH_*), per user name and per client address. */
@@ -52,6 +54,7 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
     merchantsFile: path(env.GATEWAY_MERCHANTS_FILE || 'config/merchants.json'),
     usersFile: defaultUsersFile(env, cwd),
     consoleDb: env.CONSOLE_DB ? path(env.CONSOLE_DB) : join(dataDir, 'console.db'),
+    settlementDir: path(env.CONSOLE_SETTLEMENT_DIR || join(dataDir, 'settlement-files')),
     ...(cert && key ? { tls: { cert: path(cert), key: path(key) } } : {}),
     lockout: {
       maxFailures: integer('GATEWAY_AUTH_MAX_FAILURES', 10, 1, 1_000_000),

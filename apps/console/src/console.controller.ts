@@ -26,10 +26,6 @@ const COMING = {
     'Webhooks',
     'deliveries with their attempts, status codes and latency; redelivery by operators.',
   ],
-  finance: [
-    'Finance',
-    'daily totals per currency as a chart and a table, the trial balance and reconciliation, with CSV downloads.',
-  ],
 } as const;
 
 function sendHtml(reply: FastifyReply, status: number, body: string): FastifyReply {
@@ -228,7 +224,7 @@ export class ConsoleController {
     });
   }
 
-  @Get(['webhooks', 'finance'])
+  @Get(['webhooks'])
   coming(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const section = request.url.slice(1).split('?')[0] as keyof typeof COMING;
     const [title, what] = COMING[section];

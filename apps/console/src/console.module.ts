@@ -1,6 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConsoleController } from './console.controller';
 import { OrderPages } from './orders/order-pages';
+import { FinanceController } from './finance/finance.controller';
+import { FinanceThread } from './finance/finance-thread';
 import { ReadModel } from './read-model';
 import { ConsoleAuth } from './sessions/console-auth';
 import { ConsoleDb } from './sessions/console-db';
@@ -13,15 +15,17 @@ export class ConsoleModule {
     db: ConsoleDb;
     readModel: ReadModel;
     orderPages: OrderPages;
+    finance: FinanceThread;
   }): DynamicModule {
     return {
       module: ConsoleModule,
-      controllers: [ConsoleController],
+      controllers: [ConsoleController, FinanceController],
       providers: [
         { provide: ConsoleAuth, useValue: services.auth },
         { provide: ConsoleDb, useValue: services.db },
         { provide: ReadModel, useValue: services.readModel },
         { provide: OrderPages, useValue: services.orderPages },
+        { provide: FinanceThread, useValue: services.finance },
       ],
     };
   }

@@ -15,6 +15,7 @@ import { PageErrorsFilter } from './http/page-errors.filter';
 import { formBodies, securityHeaders } from './http/security-headers';
 import { OrderHistory } from './orders/order-history';
 import { OrderPages } from './orders/order-pages';
+import { FinanceThread } from './finance/finance-thread';
 import { ReadModel } from './read-model';
 import { ConsoleAuth } from './sessions/console-auth';
 import { ConsoleDb } from './sessions/console-db';
@@ -28,6 +29,7 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
   const merchants = MerchantRegistry.load(config.merchantsFile);
   reloadMerchantsOnHangup(merchants, config.merchantsFile);
   const orderPages = new OrderPages(new OrderHistory(config.dataDir, config.eventStore), merchants);
+  const finance = new FinanceThread(config.dataDir, config.settlementDir);
   const auth = new ConsoleAuth(db, users, new AuthLockout(config.lockout), !!config.tls);
   const adapter = new FastifyAdapter({
     logger: false,
@@ -36,7 +38,7 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
       : {}),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    ConsoleModule.with({ auth, db, readModel, orderPages }),
+    ConsoleModule.with({ auth, db, readModel, orderPages, finance }),
     adapter,
     { logger: ['error', 'warn'], bodyParser: false, abortOnError: false },
   );
@@ -47,6 +49,7 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
   fastify.addHook('onClose', async () => {
     readModel.close();
     await orderPages.close();
+    await finance.close();
     db.close();
   });
   return app;

@@ -69,16 +69,6 @@ export function eventRow(event: StoredEvent): EventRow {
   };
 }
 
-/** RFC 4180 CSV: quoted only when needed, quotes doubled. */
-export function csvLine(values: readonly (string | number)[]): string {
-  return values
-    .map((value) => {
-      const text = String(value);
-      return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-    })
-    .join(',');
-}
-
 /** Columns padded to their widest value, for a terminal. */
 export function table(
   header: readonly string[],

@@ -31,6 +31,7 @@ export { reconcile, type MatchedCurrency, type Reconciled } from './reconcile/re
 export type { ExceptionKind, ReconcileException } from './reconcile/reconciliation';
 export { SettlementFileError } from './reconcile/settlement-file-reader';
 export { unknownTotals, type UnknownTotal } from './unknown/unknown-totals';
+export { csvLine } from './csv';
 
 // What the CLI's other commands build on: the log read a page at a time, the postings checked.
 export { orderEventPages } from './order-event-pages';

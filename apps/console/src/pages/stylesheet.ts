@@ -52,4 +52,19 @@ dl.facts dt { font-weight: 600; }
 dl.facts dd { margin: 0; }
 .signin { max-width: 24rem; margin: 3rem auto; background: #fff; padding: 1.5rem 2rem; border: 0.0625rem solid var(--line); border-radius: 0.5rem; }
 .signin form > * + * { margin-top: 1rem; }
+.subnav ul { list-style: none; display: flex; gap: 1.5rem; padding: 0; margin: 0 0 0.5rem; }
+.subnav a[aria-current='true'] { font-weight: 700; }
+.chart-and-table { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: flex-start; }
+.chart-and-table figure { margin: 0; max-width: 100%; overflow-x: auto; }
+svg.chart { background: #fff; border: 0.0625rem solid var(--line); font-size: 0.7rem; max-width: none; }
+svg.chart text { fill: var(--muted); }
+svg.chart .axis { stroke: var(--ink); }
+.bar.captured, .swatch.captured { fill: #1d4ed8; background: #1d4ed8; }
+.bar.refunded, .swatch.refunded { fill: #b45309; background: #b45309; }
+.bar.chargedBack, .swatch.chargedBack { fill: #b91c1c; background: #b91c1c; }
+.bar.settled, .swatch.settled { fill: #047857; background: #047857; }
+.bar.net, .swatch.net { fill: #6d28d9; background: #6d28d9; }
+.legend { list-style: none; display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; padding: 0; }
+.swatch { display: inline-block; width: 0.8rem; height: 0.8rem; margin-right: 0.35rem; vertical-align: middle; }
+.chart-and-table .table-wrap { flex: 1 1 24rem; }
 `;

@@ -1,6 +1,6 @@
 import { formatAmount } from '@gateway/domain';
 import type { EventReader } from '@gateway/event-store';
-import { dailyTotals, FIGURES, type DailyRow } from '@gateway/ledger';
+import { csvLine, dailyTotals, FIGURES, type DailyRow } from '@gateway/ledger';
 import { oneOf, UsageError } from '../ledger-args';
 import { writeLine, type LedgerOutput } from '../ledger-context';
 import { ProgressBar } from '../progress-bar';
@@ -54,7 +54,7 @@ async function print(
     return;
   }
   if (format === 'csv') {
-    for (const row of [[...COLUMNS], ...cells]) await writeLine(out, row.join(','));
+    for (const row of [[...COLUMNS], ...cells]) await writeLine(out, csvLine(row));
     return;
   }
   const widths = COLUMNS.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));

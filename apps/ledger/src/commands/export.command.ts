@@ -1,8 +1,8 @@
 import type { EventReader } from '@gateway/event-store';
-import { orderEventPages } from '@gateway/ledger';
+import { csvLine, orderEventPages } from '@gateway/ledger';
 import { oneOf, parseTime } from '../ledger-args';
 import { writeLine, type LedgerOutput } from '../ledger-context';
-import { csvLine, EVENT_ROW_COLUMNS, eventRow } from '../event-rows';
+import { EVENT_ROW_COLUMNS, eventRow } from '../event-rows';
 import { ProgressBar } from '../progress-bar';
 
 export interface ExportOptions {

@@ -1,0 +1,365 @@
+import { formatAmount } from '@gateway/domain';
+import type { DailyRow, MatchedCurrency, TrialBalance } from '@gateway/ledger';
+import { html, type Html } from '@gateway/order-view';
+import { page } from '../pages/layout';
+import type { ConsoleSession } from '../sessions/console-db';
+import { barChart } from './bar-chart';
+import type { Reconciliation } from './finance-data';
+import type { DailyForm } from './finance-forms';
+
+/** The figures of the daily table, in its column order, with their headings. */
+export const DAILY_FIGURES = [
+  ['authorised', 'Authorised'],
+  ['captured', 'Captured'],
+  ['refunded', 'Refunded'],
+  ['chargedBack', 'Charged back'],
+  ['settled', 'Settled'],
+  ['fees', 'Fees'],
+  ['net', 'Net'],
+] as const satisfies readonly (readonly [keyof DailyRow, string])[];
+
+/** What the chart draws: money moving, not what was only authorised, nor the fees (net shows them). */
+const CHARTED = ['captured', 'refunded', 'chargedBack', 'settled', 'net'] as const;
+
+/**
+ * A Finance page: its sub-navigation marks the current one `aria-current="true"` (the current item
+ * of the set), the banner's Finance link being the page's `aria-current="page"`.
+ */
+function financePage(session: ConsoleSession, title: string, body: Html): string {
+  const links = [
+    ['Daily totals', '/finance'],
+    ...(session.merchantId
+      ? []
+      : [
+          ['Trial balance', '/finance/trial-balance'],
+          ['Reconciliation', '/finance/reconcile'],
+        ]),
+  ];
+  return page({
+    title,
+    session,
+    section: 'finance',
+    body: html`<nav class="subnav" aria-label="Finance">
+        <ul>
+          ${links.map(
+            ([label, href]) =>
+              html`<li>
+                <a href="${href}" ${label === title ? html`aria-current="true"` : ''}>${label}</a>
+              </li>`,
+          )}
+        </ul>
+      </nav>
+      <h1>${title}</h1>
+      ${body}`,
+  });
+}
+
+function problems(errors: readonly string[]): Html {
+  return html`<div class="errors" role="alert">
+    <h2>The form has ${errors.length === 1 ? 'a problem' : `${errors.length} problems`}</h2>
+    <ul>
+      ${errors.map((e) => html`<li>${e}</li>`)}
+    </ul>
+  </div>`;
+}
+
+/** Daily totals: the form, then per currency the chart, its figures, and the rows. */
+export function dailyPage(
+  session: ConsoleSession,
+  form: DailyForm,
+  rows: readonly DailyRow[] | undefined,
+): string {
+  const query = `from=${form.from}&to=${form.to}`;
+  const scope = session.merchantId ? `Merchant ${session.merchantId}` : 'Every merchant';
+  const currencies = [...new Set((rows ?? []).map((r) => r.currency))].sort();
+  return financePage(
+    session,
+    'Daily totals',
+    html`${form.errors.length ? problems(form.errors) : ''}
+      <form class="search" method="get" action="/finance">
+        <div>
+          <label for="from">From (UTC day)</label>
+          <input id="from" name="from" type="date" value="${form.from}" required />
+        </div>
+        <div>
+          <label for="to">To (UTC day, included)</label>
+          <input id="to" name="to" type="date" value="${form.to}" required />
+        </div>
+        <div>
+          <span class="label-space"></span>
+          <button type="submit">Show</button>
+        </div>
+      </form>
+      ${
+        rows === undefined
+          ? ''
+          : html`<p>
+                ${scope}, ${form.from} to ${form.to}, by the gateway's time of each fact.
+                <a href="/finance/daily.csv?${query}" download>Download as CSV</a>
+              </p>
+              ${currencies.length ? currencies.map((c) => currencySection(c, form, rows)) : html`<p>No money moved in these days.</p>`}`
+      }`,
+  );
+}
+
+function currencySection(currency: string, form: DailyForm, rows: readonly DailyRow[]): Html {
+  const mine = rows.filter((r) => r.currency === currency);
+  const days = [...new Set(mine.map((r) => r.day))].sort();
+  const sum = (day: string, figure: (typeof CHARTED)[number]) =>
+    mine.filter((r) => r.day === day).reduce((total, r) => total + r[figure], 0);
+  const series = CHARTED.map((key) => ({
+    key,
+    label: DAILY_FIGURES.find(([k]) => k === key)![1],
+    values: days.map((day) => sum(day, key)),
+  }));
+  const merchants = !!mine.find((r) => r.merchant !== mine[0].merchant);
+  return html`<section aria-labelledby="cur-${currency}">
+    <h2 id="cur-${currency}">${currency}</h2>
+    <div class="chart-and-table">
+      <figure>
+        ${barChart({
+          id: `chart-${currency}`,
+          title: `Daily totals in ${currency}, ${form.from} to ${form.to}`,
+          description: `Bars per day: ${series.map((s) => s.label.toLowerCase()).join(', ')}. The table beside the chart has the same figures.`,
+          days,
+          series,
+        })}
+      </figure>
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Chart figures in ${currency}">
+        <table class="chart-figures">
+          <caption>
+            The chart's figures in ${currency}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              ${series.map((s) => html`<th scope="col" class="money">${s.label}</th>`)}
+            </tr>
+          </thead>
+          <tbody>
+            ${days.map(
+              (day, d) =>
+                html`<tr>
+                  <th scope="row">${day}</th>
+                  ${series.map((s) => html`<td class="money">${formatAmount(s.values[d])}</td>`)}
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>
+    </div>
+    <div class="table-wrap" tabindex="0" role="region" aria-label="Daily totals in ${currency}">
+      <table class="daily">
+        <caption>
+          Daily totals in ${currency}${merchants ? ', per merchant' : ''}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            <th scope="col">Merchant</th>
+            ${DAILY_FIGURES.map(([, label]) => html`<th scope="col" class="money">${label}</th>`)}
+          </tr>
+        </thead>
+        <tbody>
+          ${mine.map(
+            (row) =>
+              html`<tr>
+                <th scope="row">${row.day}</th>
+                <td>${row.merchant}</td>
+                ${DAILY_FIGURES.map(([key]) => html`<td class="money">${formatAmount(row[key] as number)}</td>`)}
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+  </section>`;
+}
+
+/** The trial balance as of a time: per currency, each account's sides and their totals. */
+export function trialBalancePage(
+  session: ConsoleSession,
+  asOfText: string,
+  error: string | undefined,
+  report: TrialBalance | undefined,
+): string {
+  return financePage(
+    session,
+    'Trial balance',
+    html`${error ? problems([error]) : ''}
+      <form class="search" method="get" action="/finance/trial-balance">
+        <div>
+          <label for="asOf">As of (UTC day or time)</label>
+          <input id="asOf" name="asOf" value="${asOfText}" aria-describedby="asOf-hint" />
+          <p class="hint" id="asOf-hint">A day (its end) or YYYY-MM-DDTHH:MM</p>
+        </div>
+        <div>
+          <span class="label-space"></span>
+          <button type="submit">Show</button>
+        </div>
+      </form>
+      ${report ? trialBalanceReport(report) : ''}`,
+  );
+}
+
+function trialBalanceReport(report: TrialBalance): Html {
+  const broken = report.unbalancedEntry;
+  const verdict = report.balanced
+    ? html`<p class="verdict">
+        <span class="badge good">Balanced</span> debits equal credits in every currency as of
+        ${report.asOf}.
+      </p>`
+    : broken
+      ? html`<p class="verdict" role="alert">
+          <span class="badge bad">Unbalanced</span> entry ${broken.entryId} (${broken.currency}):
+          debits less credits ${formatAmount(broken.imbalance)}.
+        </p>`
+      : html`<p class="verdict" role="alert">
+          <span class="badge bad">Unbalanced</span> totals in ${report.unequal.join(', ')}: every
+          entry balances, the hourly balances do not (delete ledger.db to rebuild it).
+        </p>`;
+  return html`${verdict}
+  ${report.currencies.map(
+    ({ currency, accounts, total }) =>
+      html`<div
+        class="table-wrap"
+        tabindex="0"
+        role="region"
+        aria-label="Trial balance in ${currency}"
+      >
+        <table>
+          <caption>
+            ${currency}${report.unequal.includes(currency) ? ' (unbalanced)' : ''}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Account</th>
+              <th scope="col" class="money">Debit</th>
+              <th scope="col" class="money">Credit</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${accounts.map(
+              (a) =>
+                html`<tr>
+                  <th scope="row">${a.account}</th>
+                  <td class="money">${formatAmount(a.debit)}</td>
+                  <td class="money">${formatAmount(a.credit)}</td>
+                </tr>`,
+            )}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">Total</th>
+              <td class="money">${formatAmount(total.debit)}</td>
+              <td class="money">${formatAmount(total.credit)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>`,
+  )}`;
+}
+
+/** Reconciliation: the files found, a button to run it, then exceptions and matched totals. */
+export function reconcilePage(
+  session: ConsoleSession,
+  directory: string,
+  files: readonly string[],
+  result: Reconciliation | undefined,
+): string {
+  return financePage(
+    session,
+    'Reconciliation',
+    html`<p>
+        Settlement files in <code>${directory}</code>: ${files.length ? files.join(', ') : 'none'}.
+        The acquirer writes them (<code
+          >npm run acquirer -- settle --merchant M --date D --out FILE</code
+        >).
+      </p>
+      <form method="get" action="/finance/reconcile">
+        <input type="hidden" name="run" value="1" />
+        <button type="submit" ${files.length ? '' : html`disabled`}>
+          Reconcile ${files.length} files
+        </button>
+      </form>
+      ${result ? reconcileReport(result) : ''}`,
+  );
+}
+
+function reconcileReport({ exceptions, matched }: Reconciliation): Html {
+  return html`<p class="verdict">
+      ${
+        exceptions.length
+          ? html`<span class="badge bad">${exceptions.length} exceptions</span>`
+          : html`<span class="badge good">Everything matched</span>`
+      }
+      <a href="/finance/reconcile.csv" download>Download the exceptions as CSV</a>
+    </p>
+    ${
+      exceptions.length
+        ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Exceptions">
+            <table class="exceptions">
+              <caption>
+                Exceptions, in the files' order, then the transactions no line settles
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Order</th>
+                  <th scope="col">Merchant</th>
+                  <th scope="col">Transaction</th>
+                  <th scope="col">Detail</th>
+                  <th scope="col">File:line</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${exceptions.map(
+                  (e) =>
+                    html`<tr>
+                      <td>${e.kind}</td>
+                      <td>
+                        ${e.merchantId ? html`<a href="/orders/${encodeURIComponent(e.merchantId)}/${encodeURIComponent(e.orderId)}">${e.orderId}</a>` : e.orderId}
+                      </td>
+                      <td>${e.merchantId ?? '—'}</td>
+                      <td>${e.transactionId}</td>
+                      <td>${e.detail}</td>
+                      <td>${e.at ?? ''}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+        : ''
+    }
+    ${matchedTable(matched)}`;
+}
+
+function matchedTable(matched: readonly MatchedCurrency[]): Html {
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Matched totals">
+    <table>
+      <caption>
+        Matched, per currency
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Currency</th>
+          <th scope="col" class="money">Lines</th>
+          <th scope="col" class="money">Gross</th>
+          <th scope="col" class="money">Fee</th>
+          <th scope="col" class="money">Net</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${matched.map(
+          (m) =>
+            html`<tr>
+              <th scope="row">${m.currency}</th>
+              <td class="money">${m.lines}</td>
+              <td class="money">${formatAmount(m.gross)}</td>
+              <td class="money">${formatAmount(m.fee)}</td>
+              <td class="money">${formatAmount(m.net)}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
