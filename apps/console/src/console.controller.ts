@@ -22,23 +22,30 @@ type Query = Record<string, unknown>;
 
 /** Sections of the navigation built in a later round: their pages say what will be there. */
 const COMING = {
-  webhooks: [
-    'Webhooks',
-    'deliveries with their attempts, status codes and latency; redelivery by operators.',
-  ],
   finance: [
     'Finance',
     'daily totals per currency as a chart and a table, the trial balance and reconciliation, with CSV downloads.',
   ],
 } as const;
 
-function sendHtml(reply: FastifyReply, status: number, body: string): FastifyReply {
+export function sendHtml(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.status(status).type('text/html; charset=utf-8').send(body);
 }
 
 /** 303: after a POST the browser GETs the next page. */
-function redirect(reply: FastifyReply, location: string): FastifyReply {
+export function redirect(reply: FastifyReply, location: string): FastifyReply {
   return reply.status(303).header('location', location).send();
+}
+
+/** Runs `render` for a signed-in user; anyone else goes to the sign-in page. */
+export function withSession<R>(
+  auth: ConsoleAuth,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  render: (session: ConsoleSession) => R,
+): R | FastifyReply {
+  const session = auth.sessionOf(request);
+  return session ? render(session) : redirect(reply, '/sign-in');
 }
 
 /**
@@ -228,7 +235,7 @@ export class ConsoleController {
     });
   }
 
-  @Get(['webhooks', 'finance'])
+  @Get(['finance'])
   coming(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const section = request.url.slice(1).split('?')[0] as keyof typeof COMING;
     const [title, what] = COMING[section];
@@ -243,8 +250,7 @@ export class ConsoleController {
     reply: FastifyReply,
     render: (session: ConsoleSession) => FastifyReply | Promise<FastifyReply>,
   ): FastifyReply | Promise<FastifyReply> {
-    const session = this.auth.sessionOf(request);
-    return session ? render(session) : redirect(reply, '/sign-in');
+    return withSession(this.auth, request, reply, render);
   }
 
   /** A search of the read model; null, the reply sent, when the gateway has not made it yet. */
@@ -290,7 +296,7 @@ export class ConsoleController {
 }
 
 /** The urlencoded body (parsed by the content-type parser in main.ts), else empty. */
-function formOf(request: FastifyRequest): URLSearchParams {
+export function formOf(request: FastifyRequest): URLSearchParams {
   return request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
 }
 

@@ -4,6 +4,9 @@ import { OrderPages } from './orders/order-pages';
 import { ReadModel } from './read-model';
 import { ConsoleAuth } from './sessions/console-auth';
 import { ConsoleDb } from './sessions/console-db';
+import { Deliveries } from './webhooks/deliveries';
+import type { GatewayConnection } from './webhooks/gateway-client';
+import { GATEWAY_CONNECTION, WebhooksController } from './webhooks/webhooks.controller';
 
 /** The console's one module: its services are made in main.ts and handed in as they are. */
 @Module({})
@@ -13,15 +16,19 @@ export class ConsoleModule {
     db: ConsoleDb;
     readModel: ReadModel;
     orderPages: OrderPages;
+    deliveries: Deliveries;
+    gateway: GatewayConnection;
   }): DynamicModule {
     return {
       module: ConsoleModule,
-      controllers: [ConsoleController],
+      controllers: [ConsoleController, WebhooksController],
       providers: [
         { provide: ConsoleAuth, useValue: services.auth },
         { provide: ConsoleDb, useValue: services.db },
         { provide: ReadModel, useValue: services.readModel },
         { provide: OrderPages, useValue: services.orderPages },
+        { provide: Deliveries, useValue: services.deliveries },
+        { provide: GATEWAY_CONNECTION, useValue: services.gateway },
       ],
     };
   }

@@ -19,6 +19,7 @@ import { ReadModel } from './read-model';
 import { ConsoleAuth } from './sessions/console-auth';
 import { ConsoleDb } from './sessions/console-db';
 import { ConsoleUsers, UsersFileError } from './users/console-users';
+import { Deliveries } from './webhooks/deliveries';
 
 /** The console as a Nest application on Fastify, not listening yet; close() closes its files. */
 export async function createConsole(config: ConsoleConfig): Promise<NestFastifyApplication> {
@@ -28,6 +29,7 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
   const merchants = MerchantRegistry.load(config.merchantsFile);
   reloadMerchantsOnHangup(merchants, config.merchantsFile);
   const orderPages = new OrderPages(new OrderHistory(config.dataDir, config.eventStore), merchants);
+  const deliveries = new Deliveries(config.webhooks.deliveryDb);
   const auth = new ConsoleAuth(db, users, new AuthLockout(config.lockout), !!config.tls);
   const adapter = new FastifyAdapter({
     logger: false,
@@ -36,7 +38,14 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
       : {}),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    ConsoleModule.with({ auth, db, readModel, orderPages }),
+    ConsoleModule.with({
+      auth,
+      db,
+      readModel,
+      orderPages,
+      deliveries,
+      gateway: config.webhooks.gateway,
+    }),
     adapter,
     { logger: ['error', 'warn'], bodyParser: false, abortOnError: false },
   );
@@ -46,6 +55,7 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
   app.useGlobalFilters(new PageErrorsFilter());
   fastify.addHook('onClose', async () => {
     readModel.close();
+    deliveries.close();
     await orderPages.close();
     db.close();
   });

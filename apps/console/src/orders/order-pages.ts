@@ -32,7 +32,7 @@ export class OrderPages {
       return { kind: 'bad-point' };
     const order = orderAsOf(events, revision);
     if (!order) return { kind: 'not-found' };
-    const merchant = this.merchants.find(merchantId) ?? { cardMask: '6.4' as const };
+    const merchant = this.merchants.find(merchantId) ?? { cardMask: '6.4' as const, test: false };
     return {
       kind: 'order',
       model: {
@@ -40,6 +40,7 @@ export class OrderPages {
         timeline: timelineOf(events),
         ...(revision === undefined ? {} : { asOf: revision }),
         view: { cardMask: cardMaskFor(merchant, false) },
+        testMerchant: merchant.test,
       },
     };
   }

@@ -15,6 +15,8 @@ export interface OrderPageModel {
   readonly asOf?: number;
   /** The mask a GET with the merchant's credentials applies. */
   readonly view: ResponseView;
+  /** A test merchant's order (ids starting with TEST): an operator may raise a dispute on it. */
+  readonly testMerchant: boolean;
 }
 
 /**
@@ -41,6 +43,11 @@ export function orderPage(session: ConsoleSession, model: OrderPageModel): strin
           : ''
       }
       ${header(order, rendered)}
+      ${
+        session.role === 'operator' && model.testMerchant && !chosen && order.totals.captured > 0
+          ? html`<p><a href="${href}/dispute">Raise a test dispute</a></p>`
+          : ''
+      }
       <h2 id="timeline">Timeline</h2>
       ${timelineTable(timeline, href, asOf)}
       <h2>${chosen ? 'Retrieve Order then' : 'Retrieve Order'}</h2>

@@ -104,6 +104,9 @@ export interface DeliveryQueue {
   attemptEnded?(delivery: DueDelivery): void;
 }
 
+/** The log alone, read-only (the console, beside the process that writes it). */
+export type DeliveryReader = Pick<DeliveryLog, 'list' | 'get' | 'close'>;
+
 /** What the delivery API and the CLI need: the log, and redelivery. */
 export interface DeliveryLog {
   list(query: DeliveryQuery): DeliveryPage;
