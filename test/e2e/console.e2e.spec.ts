@@ -496,6 +496,13 @@ suite('the console in Chromium', () => {
     await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
     await page.getByRole('heading', { name: 'Order hook-1' }).waitFor();
     expect(await page.locator('dl.facts').innerText()).toMatch(/Status\s+DISPUTED/);
+    // Its webhooks, on its page: the authorization's and the capture's, both delivered by now.
+    const hooks = page.getByRole('region', { name: 'Webhook deliveries' }).locator('tbody tr');
+    const sent = (await hooks.allInnerTexts()).map((row) => row.split('\t').slice(2, 5));
+    expect(sent.slice(0, 2)).toEqual([
+      ['AuthorizationProcessed', `${target.url}${HOOK_PATH}`, 'delivered'],
+      ['CaptureProcessed', `${target.url}${HOOK_PATH}`, 'delivered'],
+    ]);
     const got = await merchantClient(run.gateway, 'TESTMERCHANT').get('/order/hook-1');
     expect(got.body.status).toBe('DISPUTED');
     await page.goto(`${run.site.url}/audit`);

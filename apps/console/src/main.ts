@@ -28,8 +28,12 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
   const readModel = new ReadModel(config.dataDir);
   const merchants = MerchantRegistry.load(config.merchantsFile);
   reloadMerchantsOnHangup(merchants, config.merchantsFile);
-  const orderPages = new OrderPages(new OrderHistory(config.dataDir, config.eventStore), merchants);
   const deliveries = new Deliveries(config.webhooks.deliveryDb);
+  const orderPages = new OrderPages(
+    new OrderHistory(config.dataDir, config.eventStore),
+    merchants,
+    deliveries,
+  );
   const auth = new ConsoleAuth(db, users, new AuthLockout(config.lockout), !!config.tls);
   const adapter = new FastifyAdapter({
     logger: false,

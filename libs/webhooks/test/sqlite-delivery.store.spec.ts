@@ -42,6 +42,7 @@ describe('SqliteDeliveryStore writes', () => {
     await expect(asStore.redeliver('event-1', 2000)).rejects.toThrow(/read-only/);
     await writer.record(delivery(2), 1000); // the writer's later commits are seen
     expect(reader.list({ limit: 10 }).deliveries).toHaveLength(2);
+    expect(reader.ofOrder(delivery(2).streamId).map((d) => d.id)).toEqual(['event-2']);
     await reader.close();
     await writer.close();
     expect(() => SqliteDeliveryStore.openReadOnly(file())).toThrow();

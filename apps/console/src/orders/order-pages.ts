@@ -1,6 +1,7 @@
 import type { MerchantRegistry } from '@gateway/merchants';
 import { cardMaskFor } from '@gateway/order-view';
 import type { OrderPageModel } from '../pages/order.page';
+import type { Deliveries } from '../webhooks/deliveries';
 import type { OrderHistory } from './order-history';
 import { orderAsOf, timelineOf } from './timeline';
 
@@ -21,6 +22,7 @@ export class OrderPages {
   constructor(
     private readonly history: OrderHistory,
     private readonly merchants: Pick<MerchantRegistry, 'find'>,
+    private readonly deliveries?: Pick<Deliveries, 'ofOrder'>,
   ) {}
 
   async load(merchantId: string, orderId: string, asOf?: string): Promise<OrderPageResult> {
@@ -41,6 +43,7 @@ export class OrderPages {
         ...(revision === undefined ? {} : { asOf: revision }),
         view: { cardMask: cardMaskFor(merchant, false) },
         testMerchant: merchant.test,
+        deliveries: this.deliveries?.ofOrder(merchantId, orderId),
       },
     };
   }

@@ -111,10 +111,14 @@ export function webhooksPage(
 }
 
 /** Deliveries as a table (the Webhooks page, an order's page). */
-export function deliveryTable(deliveries: readonly DeliverySummary[], showMerchant: boolean): Html {
+export function deliveryTable(
+  deliveries: readonly DeliverySummary[],
+  showMerchant: boolean,
+  order = 'newest first',
+): Html {
   return scrollingTable(
     'Webhook deliveries',
-    'Webhook deliveries, newest first',
+    `Webhook deliveries, ${order}`,
     html`<th scope="col">Delivery</th>
       <th scope="col">Order</th>
       ${showMerchant ? html`<th scope="col">Merchant</th>` : ''}

@@ -4,7 +4,9 @@ import {
   type DeliveryPage,
   type DeliveryQuery,
   type DeliveryReader,
+  type DeliverySummary,
 } from '@gateway/webhooks';
+import { orderStreamId } from '@gateway/domain';
 
 /** At most this many dead letters are counted for a confirmation (and redelivered per merchant). */
 const DEAD_LETTERS_COUNTED = 10_000;
@@ -24,6 +26,11 @@ export class Deliveries {
 
   list(query: DeliveryQuery): DeliveryPage | undefined {
     return this.read((log) => log.list(query));
+  }
+
+  /** An order's deliveries, oldest first; undefined when the store cannot be read. */
+  ofOrder(merchantId: string, orderId: string): DeliverySummary[] | undefined {
+    return this.read((log) => log.ofOrder(orderStreamId(merchantId, orderId)));
   }
 
   /** One delivery with its attempts (undefined: not readable); null when there is none. */

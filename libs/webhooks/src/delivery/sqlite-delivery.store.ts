@@ -210,6 +210,14 @@ export class SqliteDeliveryStore implements DeliveryQueue, DeliveryLog {
     };
   }
 
+  /** An order's deliveries in the order of its events (its stream's index: bounded by the order). */
+  ofOrder(streamId: string): DeliverySummary[] {
+    const rows = this.statement(
+      `SELECT * FROM webhook_delivery WHERE stream_id = ? ORDER BY revision, seq`,
+    ).all(streamId) as DeliveryRow[];
+    return rows.map(summary);
+  }
+
   /** One delivery with its attempts; `merchantId` limits it to that merchant's. */
   get(id: string, merchantId?: string): DeliveryDetail | undefined {
     const row = this.findRow(id, merchantId);
