@@ -18,9 +18,10 @@ interface Started {
 }
 
 /** Runs a built app, passing its output through, until it says where it listens. */
-function start(name: string, script: string): Promise<Started> {
+function start(name: string, script: string, env = process.env): Promise<Started> {
   const child = spawn(process.execPath, [join(DIST, script)], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env,
   });
   children.push(child);
   return new Promise((resolve, reject) => {
@@ -58,7 +59,11 @@ async function main(): Promise<void> {
   try {
     const gateway = await start('the gateway', 'apps/gateway/src/main.js');
     gateway.child.once('exit', (code) => stop(code ?? 1));
-    const console_ = await start('the console', 'apps/console/src/main.js');
+    // The console asks this gateway's operator API (redeliveries, test disputes) unless told another.
+    const console_ = await start('the console', 'apps/console/src/main.js', {
+      ...process.env,
+      GATEWAY_URL: process.env.GATEWAY_URL || gateway.url,
+    });
     console_.child.once('exit', (code) => stop(code ?? 1));
     console.log(
       `\nConsole: ${console_.url}/ (demo users in README.md, "Console"). Gateway: ${gateway.url}. Ctrl-C stops both.\n`,

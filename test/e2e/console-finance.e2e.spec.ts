@@ -53,13 +53,9 @@ async function startFinanceConsole(gateway: RunningGateway) {
 const suite = browserSuite('the console finance browser suite');
 
 suite("the console's Finance pages in Chromium", () => {
-  const run = useBrowserRun(
-    startFinanceConsole,
-    { width: 1280, height: 900 },
-    {
-      GATEWAY_CLOCK: 'manual',
-    },
-  );
+  const run = useBrowserRun(startFinanceConsole, { width: 1280, height: 900 }, () => ({
+    GATEWAY_CLOCK: 'manual',
+  }));
   const today = new Date().toISOString().slice(0, 10);
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const range = `from=${today}&to=${tomorrow}`;

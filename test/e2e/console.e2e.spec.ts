@@ -11,6 +11,12 @@ import {
   type RunningGateway,
   type RunningProcess,
 } from '../support/gateway-process';
+import {
+  eventually,
+  startWebhookReceiver,
+  webhookEnv,
+  type WebhookReceiver,
+} from '../support/webhook-receiver';
 
 /**
  * The console in Debian's chromium, keyboard first: a real gateway and a real console process on
@@ -20,6 +26,7 @@ import {
 const CONSOLE = resolve(__dirname, '../../dist/apps/console/src/main.js');
 const USERS = {
   fin: { role: 'finance', password: 'password-of-fin' },
+  op: { role: 'operator', password: 'password-of-op' },
   shop: { role: 'merchant', merchantId: 'TESTMERCHANT', password: 'password-of-shop' },
 } as const;
 
@@ -29,9 +36,26 @@ interface ConsoleSite {
   close(): Promise<void>;
 }
 
-/** Orders of two merchants, then the console on the gateway's data directory. */
+/** The merchant's webhook target: it refuses (500) until a test lets it recover. */
+let target: WebhookReceiver;
+const HOOK_PATH = '/hook/one';
+
+/** Orders of two merchants, one notified to a refusing target, then the console on the data directory. */
 async function startConsole(gateway: RunningGateway): Promise<ConsoleSite> {
   const shop = merchantClient(gateway, 'TESTMERCHANT');
+  // hook-1's two notifications (authorization, capture) fail every attempt: dead-lettered.
+  await shop.put('/order/hook-1/transaction/a', {
+    ...authorizeBody('70.00'),
+    order: { amount: '70.00', currency: 'USD', notificationUrl: `${target.url}${HOOK_PATH}` },
+  });
+  await shop.put('/order/hook-1/transaction/c', {
+    apiOperation: 'CAPTURE',
+    transaction: { amount: '70.00', currency: 'USD' },
+  });
+  await eventually(async () => {
+    const dead = await shop.get('/webhook/delivery?status=DEAD_LETTERED');
+    return dead.body.deliveries.length === 2;
+  });
   const other = merchantClient(gateway, 'TESTOTHER');
   for (let i = 1; i <= 3; i++)
     await shop.put(`/order/shop-${i}/transaction/a`, {
@@ -74,6 +98,7 @@ async function startConsole(gateway: RunningGateway): Promise<ConsoleSite> {
       CONSOLE_USERS_FILE: usersFile,
       GATEWAY_AUTH_MAX_FAILURES: '3',
       GATEWAY_AUTH_LOCKOUT: '120',
+      GATEWAY_URL: gateway.baseUrl,
     },
     /console listening on (http:\/\/[\d.]+:\d+)/,
   );
@@ -87,7 +112,13 @@ async function startConsole(gateway: RunningGateway): Promise<ConsoleSite> {
 const suite = browserSuite('the console browser suite');
 
 suite('the console in Chromium', () => {
-  const run = useBrowserRun(startConsole, { width: 1280, height: 800 });
+  beforeAll(async () => {
+    target = await startWebhookReceiver(() => 500);
+  });
+  afterAll(() => target?.close());
+  const run = useBrowserRun(startConsole, { width: 1280, height: 800 }, () => ({
+    ...webhookEnv(target, '0,100ms,100ms,100ms'),
+  }));
 
   /** The focused element, as role-ish text: tag, id or name, and its text. */
   const focused = (page: Page): Promise<string> =>
@@ -329,6 +360,155 @@ suite('the console in Chromium', () => {
     } finally {
       await zoomed.close();
     }
+  });
+
+  /** Presses Tab until the button with this text has focus. */
+  async function tabToButton(page: Page, text: string): Promise<void> {
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press('Tab');
+      if ((await focused(page)) === `button#:${text}`) return;
+    }
+    throw new Error(`Tab never reached the button ${text}`);
+  }
+
+  /** Tab to the link, Enter, and wait for the page it opens. */
+  async function follow(page: Page, link: string): Promise<void> {
+    await tabToLink(page, link);
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+  }
+
+  it('an operator redelivers a dead-lettered webhook once the target recovers, by keyboard', async () => {
+    const page = await signIn('op');
+    await follow(page, 'Webhooks');
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    const rows = page.getByRole('region', { name: 'Webhook deliveries' }).locator('tbody tr');
+    const states = (await rows.allInnerTexts()).map((row) => row.split('\t').slice(1, 7));
+    expect(states).toEqual([
+      [
+        'hook-1',
+        'TESTMERCHANT',
+        'CaptureProcessed',
+        `${target.url}${HOOK_PATH}`,
+        'dead-lettered',
+        '5',
+      ],
+      [
+        'hook-1',
+        'TESTMERCHANT',
+        'AuthorizationProcessed',
+        `${target.url}${HOOK_PATH}`,
+        'dead-lettered',
+        '5',
+      ],
+    ]);
+    await run.screenshot(page, 'console-webhooks');
+    // The authorization's delivery: every attempt refused with 500.
+    const authorization = (await rows.nth(1).locator('th').innerText()).trim();
+    await follow(page, authorization);
+    const attempts = page.getByRole('region', { name: 'Attempts' }).locator('tbody tr');
+    const codes = (await attempts.allInnerTexts()).map((row) => row.split('\t').slice(2, 4));
+    expect(codes).toEqual(Array(5).fill(['FAILED', '500']));
+    target.answer = () => 200; // the target recovers
+    await follow(page, 'Redeliver this notification');
+    await page.getByRole('heading', { name: `Redeliver ${authorization}` }).waitFor();
+    expect(await page.locator('main p').first().innerText()).toContain('will be sent again');
+    await tabToButton(page, 'Redeliver');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    expect(await page.getByRole('status').innerText()).toContain('pending again');
+    // Ten refused attempts (five of each delivery), then this one.
+    const eleventh = (await target.waitFor(HOOK_PATH, 11))[10];
+    expect(eleventh.headers).toMatchObject({
+      'x-notification-id': authorization,
+      'x-notification-attempt': '6',
+    });
+    await eventually(async () => {
+      await page.reload();
+      return (await page.locator('dl.facts').innerText()).includes('delivered');
+    });
+    expect((await attempts.allInnerTexts()).at(-1)!.split('\t').slice(2, 4)).toEqual([
+      'DELIVERED',
+      '200',
+    ]);
+    await run.screenshot(page, 'console-webhook-delivery');
+    // Then every dead-lettered one: the capture's is left.
+    await page.goto(`${run.site.url}/webhooks`);
+    await follow(page, 'Redeliver every dead-lettered delivery');
+    expect(await page.locator('main p').first().innerText()).toContain(
+      '1 dead-lettered delivery of TESTMERCHANT (1) will be sent again',
+    );
+    await tabToButton(page, 'Redeliver them');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    expect(await page.getByRole('status').innerText()).toBe(
+      '1 dead-lettered delivery is pending again.',
+    );
+    await eventually(async () => {
+      await page.reload();
+      return (await rows.allInnerTexts()).every((row) => row.includes('delivered'));
+    });
+    await page.goto(`${run.site.url}/audit`);
+    const audit = await page.locator('tbody tr').allInnerTexts();
+    expect(audit[0]).toMatch(
+      /op\toperator\tredeliver dead-lettered\tevery merchant\tok: 1 redelivered/,
+    );
+    expect(audit[1]).toMatch(new RegExp(`redeliver\tdelivery ${authorization}\tok`));
+  });
+
+  it('a finance user sees no redelivery, and its crafted POST is refused: 403, nothing sent', async () => {
+    const page = await signIn('fin');
+    await page.goto(`${run.site.url}/webhooks`);
+    expect(await page.getByRole('link', { name: /Redeliver/ }).count()).toBe(0);
+    const id = (await page.locator('tbody th').first().innerText()).trim();
+    const confirm = await page.goto(`${run.site.url}/webhooks/${id}/redeliver`);
+    expect(confirm!.status()).toBe(403);
+    const sent = target.received(HOOK_PATH).length;
+    // The finance user's own valid CSRF token, from its sign-out form: still refused.
+    const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+    const post = (path: string) =>
+      page.evaluate(
+        async ([to, token]) =>
+          (
+            await fetch(to, {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-www-form-urlencoded' },
+              body: `_csrf=${encodeURIComponent(token)}`,
+            })
+          ).status,
+        [path, csrf],
+      );
+    expect(await post(`/webhooks/${id}/redeliver`)).toBe(403);
+    expect(await post('/webhooks/redeliver-dead-lettered')).toBe(403);
+    expect(await post('/orders/TESTMERCHANT/hook-1/dispute')).toBe(403);
+    await new Promise((done) => setTimeout(done, 500));
+    expect(target.received(HOOK_PATH)).toHaveLength(sent);
+    await page.goto(`${run.site.url}/audit`);
+    const audit = await page.locator('tbody tr').allInnerTexts();
+    expect(
+      audit.slice(0, 3).every((row) => /fin\tfinance\t.*refused: not an operator/.test(row)),
+    ).toBe(true);
+  });
+
+  it("an operator raises a test dispute on a test merchant's captured order, after confirming", async () => {
+    const page = await signIn('op');
+    await page.goto(`${run.site.url}/orders/TESTMERCHANT/hook-1`);
+    await follow(page, 'Raise a test dispute');
+    await page.getByRole('heading', { name: 'Raise a test dispute on hook-1' }).waitFor();
+    await tabToButton(page, 'Raise the dispute');
+    await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
+    await page.getByRole('heading', { name: 'Order hook-1' }).waitFor();
+    expect(await page.locator('dl.facts').innerText()).toMatch(/Status\s+DISPUTED/);
+    // Its webhooks, on its page: the authorization's and the capture's, both delivered by now.
+    const hooks = page.getByRole('region', { name: 'Webhook deliveries' }).locator('tbody tr');
+    const sent = (await hooks.allInnerTexts()).map((row) => row.split('\t').slice(2, 5));
+    expect(sent.slice(0, 2)).toEqual([
+      ['AuthorizationProcessed', `${target.url}${HOOK_PATH}`, 'delivered'],
+      ['CaptureProcessed', `${target.url}${HOOK_PATH}`, 'delivered'],
+    ]);
+    const got = await merchantClient(run.gateway, 'TESTMERCHANT').get('/order/hook-1');
+    expect(got.body.status).toBe('DISPUTED');
+    await page.goto(`${run.site.url}/audit`);
+    expect((await page.locator('tbody tr').allInnerTexts())[0]).toMatch(
+      /op\toperator\traise test dispute\torder TESTMERCHANT\/hook-1\tok/,
+    );
   });
 
   it('locks a user out after repeated failures, the right password included', async () => {

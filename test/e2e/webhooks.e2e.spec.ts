@@ -182,6 +182,47 @@ describe('webhook notifications', () => {
     }
   });
 
+  it("the operator API redelivers any merchant's delivery, one or every dead-lettered one", async () => {
+    const orderId = nextOrder();
+    const path = at(orderId, 'gone');
+    receiver.answer = (p, nth) => (p === path ? 503 : answer(p, nth));
+    try {
+      await authorizeWith(orderId, path);
+      const [dead] = await eventually(async () => {
+        const listed = await deliveries('?status=DEAD_LETTERED&limit=100');
+        const mine = listed.body.deliveries.filter(
+          (d: { orderId: string }) => d.orderId === orderId,
+        );
+        return mine.length === 1 && mine;
+      });
+      const operator = (to: string, body: unknown = {}) =>
+        fetch(`${gateway.baseUrl}/operator/webhook/delivery/${to}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      expect((await operator('no-such-delivery/redeliver')).status).toBe(404);
+      const missing = await operator('redeliverDeadLettered');
+      expect(missing.status).toBe(400);
+      expect(((await missing.json()) as { error: unknown }).error).toMatchObject({
+        field: 'merchantId',
+      });
+      const one = await operator(`${dead.id}/redeliver`);
+      expect(one.status).toBe(202);
+      expect(await one.json()).toMatchObject({ id: dead.id, status: 'PENDING' });
+      await receiver.waitFor(path, 6);
+      await eventually(
+        async () => (await deliveries(`/${dead.id}`)).body.status === 'DEAD_LETTERED',
+      );
+      const all = await operator('redeliverDeadLettered', { merchantId: 'TESTMERCHANT' });
+      expect(all.status).toBe(202);
+      expect(((await all.json()) as { redelivered: number }).redelivered).toBeGreaterThanOrEqual(1);
+      await receiver.waitFor(path, 7);
+    } finally {
+      receiver.answer = answer;
+    }
+  });
+
   it('per order, notifications go out in order even while the first is being retried', async () => {
     const orderId = nextOrder();
     const path = at(orderId, 'fail-2');

@@ -56,7 +56,8 @@ export interface BrowserRun<Site> {
 export function useBrowserRun<Site extends { close(): Promise<void> }>(
   startSite: (gateway: RunningGateway) => Promise<Site>,
   viewport: { width: number; height: number },
-  gatewayEnv: Record<string, string> = {},
+  /** The gateway's environment, asked for when it starts (after the suite's own beforeAll). */
+  gatewayEnv: () => Record<string, string> = () => ({}),
 ): BrowserRun<Site> {
   const folder = process.env.UPDATE_SCREENSHOTS
     ? resolve(__dirname, '../../docs/screenshots')
@@ -66,7 +67,7 @@ export function useBrowserRun<Site extends { close(): Promise<void> }>(
       page.screenshot({ path: join(folder, `${name}.png`) }),
   } as BrowserRun<Site>;
   beforeAll(async () => {
-    run.gateway = await startGateway(undefined, gatewayEnv);
+    run.gateway = await startGateway(undefined, gatewayEnv());
     run.site = await startSite(run.gateway);
     run.browser = await launchChromium();
     mkdirSync(folder, { recursive: true });

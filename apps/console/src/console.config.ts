@@ -1,6 +1,7 @@
 import { ConfigError, eventStoreOf, isLoopback, type EventStoreSelection } from '@gateway/config';
 import type { LockoutSettings } from '@gateway/merchants';
 import { isAbsolute, join, resolve } from 'node:path';
+import { gatewayConnection, type GatewayConnection } from './webhooks/gateway-client';
 import { defaultUsersFile } from './users/console-users';
 
 export interface ConsoleConfig {
@@ -21,6 +22,8 @@ export interface ConsoleConfig {
   readonly tls?: { readonly cert: string; readonly key: string };
   /** The API's rule and settings (GATEWAY_AUTH_*), per user name and per client address. */
   readonly lockout: LockoutSettings;
+  /** The gateway's webhook delivery store (GATEWAY_WEBHOOK_DB), read-only, and its operator API. */
+  readonly webhooks: { readonly deliveryDb: string; readonly gateway: GatewayConnection };
 }
 
 /** The console's settings from the environment, or every problem at once. */
@@ -60,6 +63,10 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
       maxFailures: integer('GATEWAY_AUTH_MAX_FAILURES', 10, 1, 1_000_000),
       lockoutSeconds: integer('GATEWAY_AUTH_LOCKOUT', 300, 1, 86_400),
       trackedKeys: integer('GATEWAY_AUTH_TRACKED_KEYS', 10_000, 1, 10_000_000),
+    },
+    webhooks: {
+      deliveryDb: path(env.GATEWAY_WEBHOOK_DB || join(dataDir, 'webhooks.db')),
+      gateway: gatewayConnection(env, problems),
     },
   };
   if (problems.length) throw new ConfigError(problems);

@@ -6,7 +6,7 @@ import { ConsoleDb, type ConsoleSession } from './sessions/console-db';
 import { OrderPages } from './orders/order-pages';
 import { ReadModel } from './read-model';
 import { problemPage } from './pages/layout';
-import { auditPage, comingPage, disputesPage, unknownPage } from './pages/lists.page';
+import { auditPage, disputesPage, unknownPage } from './pages/lists.page';
 import { orderPage } from './pages/order.page';
 import {
   decodeCursor,
@@ -20,21 +20,24 @@ import { STYLESHEET } from './pages/stylesheet';
 
 type Query = Record<string, unknown>;
 
-/** Sections of the navigation built in a later round: their pages say what will be there. */
-const COMING = {
-  webhooks: [
-    'Webhooks',
-    'deliveries with their attempts, status codes and latency; redelivery by operators.',
-  ],
-} as const;
-
-function sendHtml(reply: FastifyReply, status: number, body: string): FastifyReply {
+export function sendHtml(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.status(status).type('text/html; charset=utf-8').send(body);
 }
 
 /** 303: after a POST the browser GETs the next page. */
-function redirect(reply: FastifyReply, location: string): FastifyReply {
+export function redirect(reply: FastifyReply, location: string): FastifyReply {
   return reply.status(303).header('location', location).send();
+}
+
+/** Runs `render` for a signed-in user; anyone else goes to the sign-in page. */
+export function withSession<R>(
+  auth: ConsoleAuth,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  render: (session: ConsoleSession) => R,
+): R | FastifyReply {
+  const session = auth.sessionOf(request);
+  return session ? render(session) : redirect(reply, '/sign-in');
 }
 
 /**
@@ -224,23 +227,13 @@ export class ConsoleController {
     });
   }
 
-  @Get(['webhooks'])
-  coming(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const section = request.url.slice(1).split('?')[0] as keyof typeof COMING;
-    const [title, what] = COMING[section];
-    return this.signedIn(request, reply, (session) =>
-      sendHtml(reply, 200, comingPage(session, section, title, what)),
-    );
-  }
-
   /** Runs `render` for a signed-in user; anyone else goes to the sign-in page. */
   private signedIn(
     request: FastifyRequest,
     reply: FastifyReply,
     render: (session: ConsoleSession) => FastifyReply | Promise<FastifyReply>,
   ): FastifyReply | Promise<FastifyReply> {
-    const session = this.auth.sessionOf(request);
-    return session ? render(session) : redirect(reply, '/sign-in');
+    return withSession(this.auth, request, reply, render);
   }
 
   /** A search of the read model; null, the reply sent, when the gateway has not made it yet. */
@@ -286,7 +279,7 @@ export class ConsoleController {
 }
 
 /** The urlencoded body (parsed by the content-type parser in main.ts), else empty. */
-function formOf(request: FastifyRequest): URLSearchParams {
+export function formOf(request: FastifyRequest): URLSearchParams {
   return request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
 }
 

@@ -20,6 +20,7 @@ import { ReadModel } from './read-model';
 import { ConsoleAuth } from './sessions/console-auth';
 import { ConsoleDb } from './sessions/console-db';
 import { ConsoleUsers, UsersFileError } from './users/console-users';
+import { Deliveries } from './webhooks/deliveries';
 
 /** The console as a Nest application on Fastify, not listening yet; close() closes its files. */
 export async function createConsole(config: ConsoleConfig): Promise<NestFastifyApplication> {
@@ -28,7 +29,12 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
   const readModel = new ReadModel(config.dataDir);
   const merchants = MerchantRegistry.load(config.merchantsFile);
   reloadMerchantsOnHangup(merchants, config.merchantsFile);
-  const orderPages = new OrderPages(new OrderHistory(config.dataDir, config.eventStore), merchants);
+  const deliveries = new Deliveries(config.webhooks.deliveryDb);
+  const orderPages = new OrderPages(
+    new OrderHistory(config.dataDir, config.eventStore),
+    merchants,
+    deliveries,
+  );
   const finance = new FinanceThread(config.dataDir, config.settlementDir);
   const auth = new ConsoleAuth(db, users, new AuthLockout(config.lockout), !!config.tls);
   const adapter = new FastifyAdapter({
@@ -38,7 +44,15 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
       : {}),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
-    ConsoleModule.with({ auth, db, readModel, orderPages, finance }),
+    ConsoleModule.with({
+      auth,
+      db,
+      readModel,
+      orderPages,
+      finance,
+      deliveries,
+      gateway: config.webhooks.gateway,
+    }),
     adapter,
     { logger: ['error', 'warn'], bodyParser: false, abortOnError: false },
   );
@@ -48,6 +62,7 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
   app.useGlobalFilters(new PageErrorsFilter());
   fastify.addHook('onClose', async () => {
     readModel.close();
+    deliveries.close();
     await orderPages.close();
     await finance.close();
     db.close();

@@ -38,6 +38,7 @@ import { KeyedMutex } from './order/keyed-mutex';
 import { OperatorGuard } from './operator/operator.guard';
 import { AcquirerOperatorHttpController } from './operator/acquirer-operator.http.controller';
 import { ClockHttpController } from './operator/clock.http.controller';
+import { WebhookOperatorHttpController } from './operator/webhook-operator.http.controller';
 import { janitorProviders } from './janitor/janitor.providers';
 import { ListOrdersHandler } from './order/list-orders.query';
 import { OrderListHttpController } from './order/order-list.http.controller';
@@ -146,6 +147,7 @@ export class AppModule {
         CheckoutScriptHttpController,
         AcquirerOperatorHttpController,
         ClockHttpController,
+        WebhookOperatorHttpController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

@@ -31,6 +31,23 @@ describe('SqliteDeliveryStore writes', () => {
     await store.close();
   });
 
+  it("opens another process's file read-only: it lists and shows, writes nothing, and needs the file", async () => {
+    const path = file();
+    const writer = new SqliteDeliveryStore(path);
+    await writer.record(delivery(1), 1000);
+    const reader = SqliteDeliveryStore.openReadOnly(path);
+    expect(reader.list({ limit: 10 }).deliveries.map((d) => d.id)).toEqual(['event-1']);
+    expect(reader.get('event-1')).toMatchObject({ status: 'PENDING', attemptLog: [] });
+    const asStore = reader as SqliteDeliveryStore;
+    await expect(asStore.redeliver('event-1', 2000)).rejects.toThrow(/read-only/);
+    await writer.record(delivery(2), 1000); // the writer's later commits are seen
+    expect(reader.list({ limit: 10 }).deliveries).toHaveLength(2);
+    expect(reader.ofOrder(delivery(2).streamId).map((d) => d.id)).toEqual(['event-2']);
+    await reader.close();
+    await writer.close();
+    expect(() => SqliteDeliveryStore.openReadOnly(file())).toThrow();
+  });
+
   it('leaves the orders it is told to out of the due deliveries', async () => {
     const store = new SqliteDeliveryStore(file());
     await Promise.all([1, 2, 3].map((n) => store.record(delivery(n), 1000)));

@@ -1,6 +1,7 @@
 import type { MerchantRegistry } from '@gateway/merchants';
 import { cardMaskFor } from '@gateway/order-view';
 import type { OrderPageModel } from '../pages/order.page';
+import type { Deliveries } from '../webhooks/deliveries';
 import type { OrderHistory } from './order-history';
 import { orderAsOf, timelineOf } from './timeline';
 
@@ -21,6 +22,7 @@ export class OrderPages {
   constructor(
     private readonly history: OrderHistory,
     private readonly merchants: Pick<MerchantRegistry, 'find'>,
+    private readonly deliveries?: Pick<Deliveries, 'ofOrder'>,
   ) {}
 
   async load(merchantId: string, orderId: string, asOf?: string): Promise<OrderPageResult> {
@@ -32,7 +34,7 @@ export class OrderPages {
       return { kind: 'bad-point' };
     const order = orderAsOf(events, revision);
     if (!order) return { kind: 'not-found' };
-    const merchant = this.merchants.find(merchantId) ?? { cardMask: '6.4' as const };
+    const merchant = this.merchants.find(merchantId) ?? { cardMask: '6.4' as const, test: false };
     return {
       kind: 'order',
       model: {
@@ -40,6 +42,8 @@ export class OrderPages {
         timeline: timelineOf(events),
         ...(revision === undefined ? {} : { asOf: revision }),
         view: { cardMask: cardMaskFor(merchant, false) },
+        testMerchant: merchant.test,
+        deliveries: this.deliveries?.ofOrder(merchantId, orderId),
       },
     };
   }

@@ -2,7 +2,7 @@ import { formatAmount } from '@gateway/domain';
 import { html } from '@gateway/order-view';
 import type { OrderSearchPage } from '@gateway/projections';
 import type { AuditEntry, ConsoleSession } from '../sessions/console-db';
-import { page, type Section } from './layout';
+import { page } from './layout';
 import { orderHref, orderTable, timeOf } from './order-table';
 
 /** Orders with an open dispute, and those the acquirer charged back, newest first. */
@@ -120,21 +120,5 @@ export function auditPage(
         </table>
       </div>
       ${next ? html`<nav class="pager" aria-label="Pages"><a href="${next}" rel="next">Older entries</a></nav>` : ''}`,
-  });
-}
-
-/** A section of the navigation not built yet: says so, rather than a dead link. */
-export function comingPage(
-  session: ConsoleSession,
-  section: Section,
-  title: string,
-  what: string,
-): string {
-  return page({
-    title,
-    session,
-    section,
-    body: html`<h1>${title}</h1>
-      <p>Coming in the next round: ${what}</p>`,
   });
 }

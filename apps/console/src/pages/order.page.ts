@@ -2,7 +2,9 @@ import { formatAmount, type Order } from '@gateway/domain';
 import { html, renderOrder, type Html, type ResponseView } from '@gateway/order-view';
 import type { TimelineEntry } from '../orders/timeline';
 import type { ConsoleSession } from '../sessions/console-db';
+import type { DeliverySummary } from '@gateway/webhooks';
 import { page } from './layout';
+import { deliveryTable } from './webhooks.page';
 import { orderHref, scrollingTable, statusBadge, timeOf } from './order-table';
 
 type Json = Record<string, unknown>;
@@ -15,6 +17,10 @@ export interface OrderPageModel {
   readonly asOf?: number;
   /** The mask a GET with the merchant's credentials applies. */
   readonly view: ResponseView;
+  /** A test merchant's order (ids starting with TEST): an operator may raise a dispute on it. */
+  readonly testMerchant: boolean;
+  /** The webhooks sent of the order (undefined: the delivery store cannot be read now). */
+  readonly deliveries?: readonly DeliverySummary[];
 }
 
 /**
@@ -41,8 +47,24 @@ export function orderPage(session: ConsoleSession, model: OrderPageModel): strin
           : ''
       }
       ${header(order, rendered)}
+      ${
+        session.role === 'operator' && model.testMerchant && !chosen && order.totals.captured > 0
+          ? html`<p><a href="${href}/dispute">Raise a test dispute</a></p>`
+          : ''
+      }
       <h2 id="timeline">Timeline</h2>
       ${timelineTable(timeline, href, asOf)}
+      <h2>Webhooks</h2>
+      ${
+        model.deliveries === undefined
+          ? html`<p>
+              Webhook deliveries cannot be read now: the gateway has sent none yet, or its store is
+              not readable.
+            </p>`
+          : model.deliveries.length
+            ? deliveryTable(model.deliveries, false, 'in the order of its events')
+            : html`<p>No webhook for this order.</p>`
+      }
       <h2>${chosen ? 'Retrieve Order then' : 'Retrieve Order'}</h2>
       <p class="hint">As a GET with the merchant's credentials shows it, card number masked.</p>
       <details>

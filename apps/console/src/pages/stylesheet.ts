@@ -42,6 +42,7 @@ td.money, th.money { text-align: right; font-variant-numeric: tabular-nums; }
 .badge.cause-acquirer { background: #fffbeb; color: #92400e; }
 .badge.cause-gateway { background: #f3f4f6; color: #374151; }
 tr.chosen { background: #fef9c3; }
+.notice { border: 0.125rem solid #047857; background: #ecfdf5; padding: 0.5rem 1rem; border-radius: 0.25rem; }
 .as-of { border: 0.125rem solid #ca8a04; background: #fefce8; padding: 0.5rem 1rem; border-radius: 0.25rem; }
 details { background: #fff; border: 0.0625rem solid var(--line); margin: 0.5rem 0; padding: 0.25rem 0.75rem; }
 summary { cursor: pointer; font-weight: 600; }

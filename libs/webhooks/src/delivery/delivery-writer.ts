@@ -3,7 +3,7 @@ import type { DeliveryAttempt, AttemptConsequence, NewDelivery } from './deliver
 import { DELIVERY_WRITER_SOURCE } from './delivery-writer.source';
 
 /** The writes the worker knows (delivery-writer.source.ts, `ops`), with their arguments and results. */
-interface Writes {
+export interface Writes {
   record: [{ delivery: NewDelivery; now: number }, boolean];
   completeAttempt: [
     {

@@ -104,6 +104,12 @@ export interface DeliveryQueue {
   attemptEnded?(delivery: DueDelivery): void;
 }
 
+/** The log alone, read-only (the console, beside the process that writes it). */
+export type DeliveryReader = Pick<DeliveryLog, 'list' | 'get' | 'close'> & {
+  /** An order's deliveries (by its stream id), in the order of its events. */
+  ofOrder(streamId: string): DeliverySummary[];
+};
+
 /** What the delivery API and the CLI need: the log, and redelivery. */
 export interface DeliveryLog {
   list(query: DeliveryQuery): DeliveryPage;

@@ -7,12 +7,13 @@ import type {
   DeliveryPage,
   DeliveryQueue,
   DeliveryQuery,
+  DeliveryReader,
   DeliveryStatus,
   DeliverySummary,
   DueDelivery,
   NewDelivery,
 } from './delivery.types';
-import { DeliveryWriter } from './delivery-writer';
+import { DeliveryWriter, type Writes } from './delivery-writer';
 import { EARLIER_PENDING } from './delivery-writer.source';
 
 interface DeliveryRow {
@@ -87,11 +88,22 @@ const iso = (ms: number | null) => (ms === null ? undefined : new Date(ms).toISO
  */
 export class SqliteDeliveryStore implements DeliveryQueue, DeliveryLog {
   private readonly db: Database.Database;
-  private readonly writer: DeliveryWriter;
+  private readonly writer: DeliveryWriter | undefined;
   private readonly statements = new Map<string, Database.Statement>();
 
-  /** `options.cache`: a file rebuilt from the event store at every start (cluster/), not fsynced. */
-  constructor(filename: string, options: { readonly cache?: boolean } = {}) {
+  /**
+   * `options.cache`: a file rebuilt from the event store at every start (cluster/), not fsynced.
+   * `options.readOnly`: another process's file, only read (the console): no writer, no schema.
+   */
+  constructor(
+    filename: string,
+    options: { readonly cache?: boolean; readonly readOnly?: boolean } = {},
+  ) {
+    if (options.readOnly) {
+      this.db = new Database(filename, { readonly: true, fileMustExist: true });
+      this.db.pragma('busy_timeout = 5000');
+      return;
+    }
     this.db = new Database(filename);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
@@ -99,9 +111,14 @@ export class SqliteDeliveryStore implements DeliveryQueue, DeliveryLog {
     this.writer = new DeliveryWriter(filename, options.cache);
   }
 
+  /** The delivery log of a file another process writes, read-only (WAL: beside its writer). */
+  static openReadOnly(filename: string): DeliveryReader {
+    return new SqliteDeliveryStore(filename, { readOnly: true });
+  }
+
   /** Records a delivery; false when one for this event exists already (a redelivered event). */
   record(delivery: NewDelivery, now: number): Promise<boolean> {
-    return this.writer.write('record', { delivery, now });
+    return this.write('record', { delivery, now });
   }
 
   /** Merchants with a delivery due at `now`. */
@@ -165,7 +182,7 @@ export class SqliteDeliveryStore implements DeliveryQueue, DeliveryLog {
     now: number,
   ): Promise<void> {
     const { id, streamId } = delivery;
-    return this.writer.write('completeAttempt', {
+    return this.write('completeAttempt', {
       delivery: { id, streamId },
       attempt,
       consequence,
@@ -191,6 +208,14 @@ export class SqliteDeliveryStore implements DeliveryQueue, DeliveryLog {
       deliveries: page.map(summary),
       ...(rows.length > query.limit ? { next: page[page.length - 1].seq } : {}),
     };
+  }
+
+  /** An order's deliveries in the order of its events (its stream's index: bounded by the order). */
+  ofOrder(streamId: string): DeliverySummary[] {
+    const rows = this.statement(
+      `SELECT * FROM webhook_delivery WHERE stream_id = ? ORDER BY revision, seq`,
+    ).all(streamId) as DeliveryRow[];
+    return rows.map(summary);
   }
 
   /** One delivery with its attempts; `merchantId` limits it to that merchant's. */
@@ -229,19 +254,19 @@ export class SqliteDeliveryStore implements DeliveryQueue, DeliveryLog {
     now: number,
     merchantId?: string,
   ): Promise<DeliverySummary | undefined> {
-    if (!(await this.writer.write('redeliver', { id, now, merchantId }))) return undefined;
+    if (!(await this.write('redeliver', { id, now, merchantId }))) return undefined;
     const row = this.findRow(id);
     return row && summary(row);
   }
 
   /** Redelivers every dead-lettered delivery of a merchant; resolves with how many. */
   redeliverDeadLettered(merchantId: string, now: number): Promise<number> {
-    return this.writer.write('redeliverDeadLettered', { merchantId, now });
+    return this.write('redeliverDeadLettered', { merchantId, now });
   }
 
   /** Deletes deliveries and their attempts (a cache dropping a partition it no longer owns). */
   forget(ids: readonly string[]): Promise<void> {
-    return this.writer.write('forget', { ids });
+    return this.write('forget', { ids });
   }
 
   /** Pending deliveries (all merchants), for the metrics. */
@@ -253,8 +278,13 @@ export class SqliteDeliveryStore implements DeliveryQueue, DeliveryLog {
 
   /** Commits the writes queued, then closes both connections. */
   async close(): Promise<void> {
-    await this.writer.close();
+    await this.writer?.close();
     this.db.close();
+  }
+
+  private write<K extends keyof Writes>(op: K, args: Writes[K][0]): Promise<Writes[K][1]> {
+    if (!this.writer) return Promise.reject(new Error('the delivery store was opened read-only'));
+    return this.writer.write(op, args);
   }
 
   /** Statements are prepared once: preparing them per call cost more than running them. */
