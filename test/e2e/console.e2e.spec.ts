@@ -505,10 +505,36 @@ suite('the console in Chromium', () => {
     ]);
     const got = await merchantClient(run.gateway, 'TESTMERCHANT').get('/order/hook-1');
     expect(got.body.status).toBe('DISPUTED');
+    // The Disputes page lists it among the open disputes, once the read model has it.
+    await projectionCaughtUp(run.gateway);
+    await follow(page, 'Disputes');
+    const open = page.getByRole('region', { name: 'Orders with an open dispute' });
+    expect(await open.locator('tbody th').allInnerTexts()).toEqual(['hook-1']);
+    await run.screenshot(page, 'console-disputes');
     await page.goto(`${run.site.url}/audit`);
     expect((await page.locator('tbody tr').allInnerTexts())[0]).toMatch(
       /op\toperator\traise test dispute\torder TESTMERCHANT\/hook-1\tok/,
     );
+  });
+
+  it('lists an order whose authorization is UNKNOWN on the UNKNOWN page, linked to it', async () => {
+    const unknown = { month: '5', year: '37' }; // the simulated acquirer's UNKNOWN (docs/janitor.md)
+    const put = await merchantClient(run.gateway, 'TESTOTHER').put(
+      '/order/other-unknown/transaction/a',
+      authorizeBody('12.50', unknown),
+    );
+    expect(put.body.response.gatewayCode).toBe('UNKNOWN');
+    await projectionCaughtUp(run.gateway);
+    const page = await signIn('fin');
+    await follow(page, 'UNKNOWN');
+    const rows = page.getByRole('region', { name: 'UNKNOWN orders' }).locator('tbody tr');
+    // Order, merchant, UNKNOWN transactions, amount UNKNOWN, currency.
+    expect((await rows.allInnerTexts()).map((row) => row.split('\t').slice(0, 5))).toEqual([
+      ['other-unknown', 'TESTOTHER', '1', '12.50', 'USD'],
+    ]);
+    await run.screenshot(page, 'console-unknown');
+    await follow(page, 'other-unknown');
+    await page.getByRole('heading', { name: 'Order other-unknown' }).waitFor();
   });
 
   it('locks a user out after repeated failures, the right password included', async () => {
