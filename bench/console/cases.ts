@@ -49,9 +49,9 @@ function filters(db: Database.Database, merchant: string): { user: PageCase['use
     )
     .pluck()
     .get(merchant) as number;
-  const range = { from: '2026-10-20', to: '2026-10-26' };
+  const range = { from: '2026-10-01', to: '2026-11-15' };
   const inRange =
-    "creation_time >= '2026-10-20T00:00:00.000Z' AND creation_time < '2026-10-27T00:00:00.000Z'";
+    "creation_time >= '2026-10-01T00:00:00.000Z' AND creation_time < '2026-11-16T00:00:00.000Z'";
   const scoped: Filter[] = [
     {
       label: 'reference',
@@ -82,7 +82,7 @@ function filters(db: Database.Database, merchant: string): { user: PageCase['use
       params: { v: mine.order_id },
     },
     { label: 'status', form: { status: 'CAPTURED' }, where: "status = 'CAPTURED'", params: {} },
-    { label: 'date range (7 days)', form: range, where: inRange, params: {} },
+    { label: 'date range (46 days)', form: range, where: inRange, params: {} },
   ];
   const ofMerchant = (f: Filter): Filter => ({
     ...f,
@@ -102,7 +102,10 @@ function filters(db: Database.Database, merchant: string): { user: PageCase['use
 const cursorOf = (key: Key) =>
   Buffer.from(JSON.stringify([key.creationTime, key.orderId])).toString('base64url');
 
-/** Every Orders case: each filter's first page and, when it has one, a page halfway down. */
+/**
+ * Every Orders case: each filter's first page and, when it has more than two, its last full page
+ * (keyset: the deepest page costs what a scan would if the cursor did not bound the index read).
+ */
 export function orderCases(db: Database.Database, merchant: string): PageCase[] {
   const cases: PageCase[] = [];
   for (const { user, f } of filters(db, merchant)) {
@@ -134,17 +137,18 @@ export function orderCases(db: Database.Database, merchant: string): PageCase[] 
       matching,
     });
     if (matching <= 2 * PAGE) continue;
-    const halfway = db
+    const depth = matching - PAGE - 1;
+    const cursor = db
       .prepare(
-        `SELECT ${COLUMNS} FROM order_summary WHERE ${f.where} ${LIST_ORDER} LIMIT 1 OFFSET ${Math.floor(matching / 2)}`,
+        `SELECT ${COLUMNS} FROM order_summary WHERE ${f.where} ${LIST_ORDER} LIMIT 1 OFFSET ${depth}`,
       )
       .get(f.params) as Key;
-    const after = new URLSearchParams({ ...form, after: cursorOf(halfway) }).toString();
+    const after = new URLSearchParams({ ...form, after: cursorOf(cursor) }).toString();
     cases.push({
-      label: `${who}: ${f.label}, page ${Math.floor(matching / 2 / PAGE) + 1}`,
+      label: `${who}: ${f.label}, last page`,
       user,
       path: `/orders?${after}`,
-      expected: page(halfway),
+      expected: page(cursor),
       matching,
     });
   }
