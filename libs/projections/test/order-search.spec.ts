@@ -157,6 +157,35 @@ describe('SqliteOrderSearch', () => {
     expect(search.plan(s).join('\n')).toMatch(/USING INDEX order_summary_unknown\b/);
   });
 
+  it("a deep page of a date range starts from its cursor, not from the range's end", () => {
+    const range = { from: '2026-11-21T02:00:00.000Z', to: '2026-11-22T10:00:00.000Z' };
+    const inRange = (o: OrderSummary) => o.creationTime >= range.from && o.creationTime < range.to;
+    const rows = expected({ limit: 0 }, inRange);
+    const after = { creationTime: rows[900].creationTime, orderId: rows[900].orderId };
+    for (const base of [{}, { status: 'CAPTURED' as const }, { merchantId: 'N' }]) {
+      const s: OrderSearch = { ...base, ...range, after, limit: 25 };
+      const keep = (o: OrderSummary) =>
+        inRange(o) && (base.status === undefined || o.status === base.status);
+      expect(pages(s)).toEqual(
+        expected(s, keep).filter((o) => o.creationTime < after.creationTime),
+      );
+      // The cursor bounds the index range: the rows above it are not walked through.
+      expect(search.plan(s).join('\n')).toMatch(/\(creation_time,order_id\)<\(\?,\?\)/);
+    }
+  });
+
+  it("a cursor at or past the range's end (crafted) still keeps to the range", () => {
+    const s: OrderSearch = {
+      from: '2026-11-21T02:00:00.000Z',
+      to: '2026-11-21T03:00:00.000Z',
+      after: { creationTime: '2026-11-22T00:00:00.000Z', orderId: 'o9999' },
+      limit: 100,
+    };
+    const rows = search.search(s).rows;
+    expect(rows).toHaveLength(60);
+    expect(rows.every((o) => o.creationTime < s.to!)).toBe(true);
+  });
+
   it('refuses a reference, card or amount over every merchant: those indexes start with it', () => {
     expect(searchNeedsMerchant({ reference: 'ref-3' })).toBe(true);
     expect(searchNeedsMerchant({ status: 'CAPTURED' })).toBe(false);

@@ -69,6 +69,19 @@ const FILTERS: readonly [keyof OrderSearch, string][] = [
   ['to', 'creation_time < @to'],
 ];
 
+/**
+ * Whether the page's cursor already bounds it below `to`: rows before the cursor are before `to`,
+ * so the condition on `to` is left out. SQLite's index range takes one upper bound: given both,
+ * it took `to`'s and walked down from there to the cursor, so the 25 rows of a deep page of a date
+ * range cost a scan of every row above them (the last page of 61 days over every merchant at 1M
+ * events: 357 ms). A cursor at or past `to` (crafted) keeps the condition.
+ */
+function cursorBelowTo(search: OrderSearch): boolean {
+  return (
+    search.after !== undefined && search.to !== undefined && search.after.creationTime < search.to
+  );
+}
+
 /** The statement and parameters of a search: only the filters given, so each can use its index. */
 export function searchStatement(search: OrderSearch): {
   sql: string;
@@ -79,7 +92,7 @@ export function searchStatement(search: OrderSearch): {
   const where: string[] = [];
   const params: Record<string, unknown> = { limit: search.limit + 1 };
   for (const [key, condition] of FILTERS) {
-    if (search[key] === undefined) continue;
+    if (search[key] === undefined || (key === 'to' && cursorBelowTo(search))) continue;
     where.push(condition);
     params[key] = search[key];
   }
