@@ -6,6 +6,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { listCases, listedOrders, orderCases, type PageCase } from './console/cases';
 import { signIn, type SignedIn } from './console/signed-in';
+import { longestStream } from './longest-stream';
 import { startServer } from './processes';
 
 /**
@@ -67,13 +68,7 @@ function fileCheckpoint(dataDir: string): string | undefined {
 
 /** The longest order's stream: its merchant, id and number of events. */
 function longestOrder(dataDir: string) {
-  const raw = new Database(join(dataDir, 'events.db'), { readonly: true });
-  const { stream_id: streamId, n } = raw
-    .prepare(
-      'SELECT stream_id, count(*) AS n FROM events GROUP BY stream_id ORDER BY n DESC LIMIT 1',
-    )
-    .get() as { stream_id: string; n: number };
-  raw.close();
+  const { streamId, events: n } = longestStream(dataDir);
   const [, merchantId, orderId] = /^[^:]+:([^:]+):(.+)$/.exec(streamId)!;
   return { merchantId, orderId, events: n };
 }

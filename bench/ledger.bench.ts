@@ -9,6 +9,7 @@ import { HEAP_MB, runCli, type CliRun } from './ledger/cli-run';
 import { groundTruth, type GroundTruth } from './ledger/ground-truth';
 import { checkBalances, checkDaily, checkReconcile } from './ledger/checks';
 import { writeSettlementFixture } from './ledger/settlement-fixture';
+import { longestStream } from './longest-stream';
 import { startServer } from './processes';
 
 /**
@@ -72,13 +73,7 @@ async function projectorCatchUp(dataDir: string, head: bigint): Promise<number> 
 }
 
 async function longestFold(dataDir: string) {
-  const raw = new Database(join(dataDir, 'events.db'), { readonly: true });
-  const { stream_id: streamId, n } = raw
-    .prepare(
-      'SELECT stream_id, count(*) AS n FROM events GROUP BY stream_id ORDER BY n DESC LIMIT 1',
-    )
-    .get() as { stream_id: string; n: number };
-  raw.close();
+  const { streamId, events: n } = longestStream(dataDir);
   const log = SqliteEventLog.open(join(dataDir, 'events.db'));
   const folds: number[] = [];
   for (let i = 0; i < 7; i++) {
