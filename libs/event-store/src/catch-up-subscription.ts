@@ -114,6 +114,13 @@ export class CatchUpSubscription extends PullSubscription {
 
   private async read(): Promise<boolean> {
     this.dirty = false;
+    // A turn of the event loop before each read: the embedded store reads synchronously, so a
+    // catch-up would otherwise run as one chain of microtasks, starving the thread's timers,
+    // immediates and messages; what those hold (a consumer's setImmediate per event, say) would
+    // pile up until the catch-up ends (docs/benchmarks.md, "The consumers thread's catch-up at a
+    // million events").
+    await new Promise((resolve) => setImmediate(resolve));
+    if (this.closed) return false;
     const { batchSize } = this.tuning;
     // With a filter, remember the head read *before* the batch: a short batch proves nothing
     // matching lies at or below it, so the next read can skip the unmatched tail.
