@@ -47,6 +47,8 @@ export class CatchUpSubscription extends PullSubscription {
   /** Something may be there to read: set by a commit not taken (also mid-read), a poll tick, a full batch. */
   private dirty = true;
   private filling = false;
+  /** The last read filled a batch: the next one lets the event loop turn first. */
+  private catchingUp = false;
   private wake: (() => void) | undefined;
   private readonly unregister: () => void;
 
@@ -114,6 +116,15 @@ export class CatchUpSubscription extends PullSubscription {
 
   private async read(): Promise<boolean> {
     this.dirty = false;
+    // Catching up (the last read was a full batch), a turn of the event loop before each read:
+    // the embedded store reads synchronously, so a catch-up would otherwise run as one chain of
+    // microtasks, starving the thread's timers, immediates and messages; what those hold (a
+    // consumer's setImmediate per event, say) would pile up until the catch-up ends
+    // (docs/benchmarks.md, "The consumers thread's catch-up at a million events").
+    if (this.catchingUp) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.closed) return false;
+    }
     const { batchSize } = this.tuning;
     // With a filter, remember the head read *before* the batch: a short batch proves nothing
     // matching lies at or below it, so the next read can skip the unmatched tail.
@@ -134,7 +145,8 @@ export class CatchUpSubscription extends PullSubscription {
       this.cursor = head;
     }
     this.buffer = events;
-    if (events.length === batchSize) this.dirty = true; // there may be more
+    this.catchingUp = events.length === batchSize;
+    if (this.catchingUp) this.dirty = true; // there may be more
     return events.length > 0;
   }
 
