@@ -68,14 +68,25 @@ export function describeLeaseContract(name: string, open: () => Promise<LeaseFix
       time += RENEW;
       await a.step(7n);
       expect((await b.step()).role).toBe('standby');
-      // The holder stops counting itself the holder before any standby can take over.
-      time += (DURATION * 2) / 3;
+      // The holder stops counting itself the holder before any standby can take over, and
+      // says how long it has left until then.
+      expect(a.status().leaderForMs).toBe((DURATION * 2) / 3);
+      time += (DURATION * 2) / 3 - 1;
+      expect(a.status()).toMatchObject({ role: 'leader', leaderForMs: 1 });
+      time += 1;
       expect(a.status().role).toBe('standby');
+      expect(a.status().leaderForMs).toBeUndefined();
       expect((await b.step()).role).toBe('standby');
       time += DURATION / 3 - 1;
       expect((await b.step()).role).toBe('standby');
       time += 1;
-      expect(await b.step()).toEqual({ role: 'leader', term: 2, holder: 'b', checkpoint: 7n });
+      expect(await b.step()).toEqual({
+        role: 'leader',
+        leaderForMs: 6_000,
+        term: 2,
+        holder: 'b',
+        checkpoint: 7n,
+      });
     });
 
     it('released: a standby takes it at its next step, with the released checkpoint', async () => {
@@ -84,7 +95,12 @@ export function describeLeaseContract(name: string, open: () => Promise<LeaseFix
       await b.step();
       await a.release(42n);
       expect(a.status().role).toBe('standby');
-      expect(await b.step()).toEqual({ role: 'leader', term: 2, holder: 'b', checkpoint: 42n });
+      expect(await b.step()).toMatchObject({
+        role: 'leader',
+        term: 2,
+        holder: 'b',
+        checkpoint: 42n,
+      });
     });
 
     it('a stale holder is fenced: its renewal fails, and it stays standby', async () => {
@@ -109,7 +125,12 @@ export function describeLeaseContract(name: string, open: () => Promise<LeaseFix
       await a.step(3n);
       await b.step();
       const again = contender('a');
-      expect(await again.step()).toEqual({ role: 'leader', term: 2, holder: 'a', checkpoint: 3n });
+      expect(await again.step()).toMatchObject({
+        role: 'leader',
+        term: 2,
+        holder: 'a',
+        checkpoint: 3n,
+      });
       expect(await b.step()).toMatchObject({ role: 'standby', term: 2 });
     });
 

@@ -21,6 +21,8 @@ export class LeasedRelay {
   private checkpoint: GlobalPosition | undefined;
   private earlier = { eventsPublished: 0, publishFailures: 0 };
   private timer: NodeJS.Timeout | undefined;
+  /** Fires when the lease, unrenewed, stops counting this node the holder (not a tick later). */
+  private deadline: NodeJS.Timeout | undefined;
   private stepping: Promise<void> | undefined;
   /** Starts and stops of the relay, one after another. */
   private following: Promise<void> = Promise.resolve();
@@ -64,6 +66,7 @@ export class LeasedRelay {
     this.stopping = true;
     await this.follow();
     clearInterval(this.timer);
+    clearTimeout(this.deadline);
     await this.stepping;
     try {
       await this.lease.release(this.checkpoint);
@@ -93,8 +96,13 @@ export class LeasedRelay {
   /** Starts the relay when this node holds the lease, stops it when it does not (or stopping). */
   private follow(): Promise<void> {
     this.following = this.following.then(async () => {
-      const { role, term, checkpoint } = this.lease.status();
+      const { role, term, checkpoint, leaderForMs } = this.lease.status();
       const leading = role === 'leader' && !this.stopping;
+      // Ticks come a third of the lease apart: checking only at them could stop this node as
+      // late as a standby's take-over. Its lease's own deadline is checked when it comes.
+      clearTimeout(this.deadline);
+      if (leading && leaderForMs !== undefined)
+        this.deadline = setTimeout(() => void this.follow(), leaderForMs + 1);
       if (leading && !this.relay) {
         // From the further of the lease's checkpoint and this node's own (save keeps the further):
         // the bus acknowledged everything up to either; after a lapse without a take-over (slow

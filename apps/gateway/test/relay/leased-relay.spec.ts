@@ -6,6 +6,7 @@ import { appendOrders, retry, silent, toPublic, until } from './relay-fixtures';
 
 /** A node of the cluster: its relay, what it published, and a cut that isolates it. */
 interface Node {
+  readonly id: string;
   readonly relay: LeasedRelay;
   readonly published: PublicOrderEvent[];
   /** From now on its store calls and publishes fail, as for a node cut off or killed. */
@@ -45,7 +46,7 @@ describe('LeasedRelay', () => {
       durationMs / 3,
     );
     relay.start();
-    const node = { relay, published, cut: () => void (cut = true) };
+    const node = { id, relay, published, cut: () => void (cut = true) };
     nodes.push(node);
     return node;
   };
@@ -93,7 +94,7 @@ describe('LeasedRelay', () => {
     await appendOrders(store, 10, 2);
     await until(() => first.relay.status().role === 'standby');
     // It stopped on its own clock before any standby could take over (a third of the lease).
-    expect(leaders()).toEqual([]);
+    expect(leaders().map((n) => n.id)).toEqual([]);
     await until(() => leaders().length === 1 && leaders()[0] !== first);
     const [second] = leaders();
     await until(() => second.published.length === 20);
@@ -103,6 +104,31 @@ describe('LeasedRelay', () => {
     expect(ids(first.published)).toEqual(all.slice(0, 20));
     expect(ids(second.published)).toEqual(all.slice(20));
     expect(three.filter((n) => n !== first && n !== second)[0].published).toEqual([]);
+  });
+
+  it('a holder whose renewals stop stops publishing when its lease runs out, not at its next step', async () => {
+    const lease = new EventStoreLease(store, {
+      name: 'relay-lease',
+      holderId: 'solo',
+      durationMs: 300,
+    });
+    const publisher: OrderEventPublisher = {
+      publish: async () => undefined,
+      close: async () => undefined,
+    };
+    // Its next step is a minute away: only the lease's own deadline (200 ms) can stop it sooner.
+    const relay = new LeasedRelay(
+      lease,
+      (checkpoints) =>
+        new OrderEventRelay(store, toPublic, publisher, checkpoints, silent, { retry }),
+      silent,
+      60_000,
+    );
+    nodes.push({ id: 'solo', relay, published: [], cut: () => undefined });
+    relay.start();
+    await until(() => relay.status().role === 'leader');
+    await until(() => relay.status().role === 'standby', 5_000);
+    expect(relay.status().state).toBe('standby');
   });
 
   it('a clean stop releases the lease: a standby takes over at its next step, not after expiry', async () => {

@@ -85,11 +85,12 @@ export class EventStoreLease implements Lease {
   }
 
   status(): LeaseStatus {
-    const valid =
-      this.renewedAt !== undefined &&
-      this.now() - this.renewedAt < (this.options.durationMs * 2) / 3;
+    const leaderForMs =
+      this.renewedAt === undefined
+        ? 0
+        : this.renewedAt + (this.options.durationMs * 2) / 3 - this.now();
     return {
-      role: valid ? 'leader' : 'standby',
+      ...(leaderForMs > 0 ? { role: 'leader', leaderForMs } : { role: 'standby' }),
       term: this.last?.term ?? 0,
       ...(this.last ? { holder: this.last.holder } : {}),
       ...(this.last?.checkpoint !== undefined ? { checkpoint: this.last.checkpoint } : {}),

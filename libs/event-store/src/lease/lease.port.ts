@@ -21,6 +21,8 @@ export interface Lease {
 
 export interface LeaseStatus {
   readonly role: 'leader' | 'standby';
+  /** A leader: how much longer it counts itself the holder without another renewal, in ms. */
+  readonly leaderForMs?: number;
   /** The last term seen: 1 for the first holder, one more at each take-over; 0 before any. */
   readonly term: number;
   /** Who held it at the last event seen (a holder id), if anyone. */
