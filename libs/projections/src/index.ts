@@ -6,3 +6,4 @@ export * from './order-summary/order-summary.rebuild';
 export * from './order-summary/order-summary.diff';
 export { SqliteOrderSummaryReadModel } from './sqlite/sqlite-order-summary.read-model';
 export * from './sqlite/order-search';
+export { SqliteOrderSearch } from './sqlite/sqlite-order-search';

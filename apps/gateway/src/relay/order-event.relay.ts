@@ -180,6 +180,7 @@ export async function* batches(
     result.catch(() => undefined);
     return result;
   };
+  const beforeTurn = untilTurn();
   let next = pull();
   for (;;) {
     const first = await next;
@@ -187,7 +188,7 @@ export async function* batches(
     const batch = [first.value];
     next = pull();
     while (batch.length < size) {
-      const ready = await Promise.race([next, turn()]);
+      const ready = await beforeTurn(next);
       if (ready === NOTHING_YET) break;
       if (ready.done) {
         yield batch;
@@ -200,8 +201,28 @@ export async function* batches(
   }
 }
 
-function turn(): Promise<typeof NOTHING_YET> {
-  return new Promise((resolve) => setImmediate(() => resolve(NOTHING_YET)));
+/**
+ * Waits for a promise, or answers NOTHING_YET if the event loop turns first. One setImmediate per
+ * turn, shared by every wait in it, and only the current wait is kept for it: a catch-up that
+ * never lets the loop turn leaves one Immediate waiting, not one per event.
+ */
+function untilTurn(): <T>(promise: Promise<T>) => Promise<T | typeof NOTHING_YET> {
+  let turnEnded: (() => void) | undefined;
+  let scheduled = false;
+  const endTurn = () => {
+    scheduled = false;
+    turnEnded?.();
+    turnEnded = undefined;
+  };
+  return (promise) =>
+    new Promise((resolve, reject) => {
+      promise.then(resolve, reject);
+      turnEnded = () => resolve(NOTHING_YET);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(endTurn);
+      }
+    });
 }
 
 function describe(error: unknown): string {

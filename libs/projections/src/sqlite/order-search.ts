@@ -2,7 +2,7 @@ import type { OrderStatus } from '@gateway/domain';
 import type Database from 'better-sqlite3';
 import type { OrderSummary } from '../order-summary/order-summary';
 import type { OrderSummaryCursor } from '../order-summary/order-summary.read-model';
-import { fromRow, openReadOnlyFile, type Row } from './sqlite-order-summary.read-model';
+import { fromRow, type Row } from './order-summary-row';
 
 /** A search of the order list (the console's Orders page); every filter given must match. */
 export interface OrderSearch {
@@ -110,20 +110,15 @@ export function searchStatement(search: OrderSearch): {
 }
 
 /**
- * The order-summary read model opened read-only by another process (the console) beside the
- * gateway that projects into it. Statements are prepared once per shape of search.
+ * Searches over one connection, each shape of search prepared once: the console's, and the
+ * gateway's order list (one merchant's, SqliteOrderSummaryReadModel.list).
  */
-export class SqliteOrderSearch {
+export class OrderSearches {
   private readonly statements = new Map<string, Database.Statement>();
 
-  private constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Database.Database) {}
 
-  /** Throws when the file is missing or of another version (the gateway has not migrated it yet). */
-  static openReadOnly(filename: string): SqliteOrderSearch {
-    return new SqliteOrderSearch(openReadOnlyFile(filename));
-  }
-
-  search(search: OrderSearch): OrderSearchPage {
+  page(search: OrderSearch): OrderSearchPage {
     const { sql, params } = searchStatement(search);
     let statement = this.statements.get(sql);
     if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
@@ -132,17 +127,5 @@ export class SqliteOrderSearch {
     const page = rows.slice(0, search.limit);
     const last = page[page.length - 1];
     return { rows: page, next: { creationTime: last.creationTime, orderId: last.orderId } };
-  }
-
-  /** SQLite's plan of a search, one line per step (tests hold every search to its index). */
-  plan(search: OrderSearch): string[] {
-    const { sql, params } = searchStatement(search);
-    return (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map(
-      (step) => step.detail,
-    );
-  }
-
-  close(): void {
-    this.db.close();
   }
 }

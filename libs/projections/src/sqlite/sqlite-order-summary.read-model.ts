@@ -1,9 +1,10 @@
-import type { OrderStatus } from '@gateway/domain';
 import type { GlobalPosition } from '@gateway/event-store';
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { OrderSummary } from '../order-summary/order-summary';
+import { OrderSearches } from './order-search';
+import { fromRow, type Row } from './order-summary-row';
 import { WalCheckpointer } from './wal-checkpointer';
 import type {
   OrderSummaryPage,
@@ -18,13 +19,13 @@ import type {
  * 3: amount, reference, card_last_four and the console's search indexes (issue 20). Its rows are
  * dropped with the checkpoint, so the projector folds every order again and fills them.
  */
-export const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 3;
 const UNKNOWN_INDEX = `
   CREATE INDEX order_summary_unknown ON order_summary (currency) WHERE unknown_count > 0;`;
 /**
  * The console's searches (libs/projections/src/sqlite/order-search.ts): each filter of one
  * merchant's orders is an equality before the list order, so a page reads only its own rows; the
- * last two serve every merchant's orders (finance) by order id, time or status.
+ * last three serve every merchant's orders (finance) by order id, time or status.
  */
 const SEARCH_INDEXES = `
   CREATE INDEX order_summary_by_reference ON order_summary (merchant_id, reference, creation_time, order_id) WHERE reference IS NOT NULL;
@@ -77,26 +78,6 @@ const INDEXES = `
 
 const PROJECTION = 'order_summary';
 
-export interface Row {
-  merchant_id: string;
-  order_id: string;
-  status: string;
-  currency: string;
-  total_authorized: number;
-  total_captured: number;
-  total_refunded: number;
-  creation_time: string;
-  last_updated_time: string;
-  transaction_count: number;
-  stream_revision: number;
-  total_chargeback: number;
-  unknown_count: number;
-  total_unknown: number;
-  amount: number;
-  reference: string | null;
-  card_last_four: string | null;
-}
-
 /**
  * The read model in its own SQLite file beside the event log (never contending for the event
  * writer's lock). Rows and checkpoint change in one transaction, so after a crash both are as of
@@ -105,12 +86,14 @@ export interface Row {
  */
 export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
   private readonly statements: ReturnType<typeof prepare>;
+  private readonly searches: OrderSearches;
 
   private constructor(
     private readonly db: Database.Database,
     private readonly checkpointer?: WalCheckpointer,
   ) {
     this.statements = prepare(db);
+    this.searches = new OrderSearches(db);
   }
 
   /**
@@ -229,22 +212,9 @@ export class SqliteOrderSummaryReadModel implements OrderSummaryReadModel {
     }
   }
 
+  /** The order list's page: the console's searches, by one merchant (OrderSearches). */
   list(query: OrderSummaryQuery): OrderSummaryPage {
-    const rows = (
-      this.statements.list.all({
-        merchant: query.merchantId,
-        status: query.status ?? null,
-        from: query.from ?? null,
-        to: query.to ?? null,
-        afterTime: query.after?.creationTime ?? null,
-        afterOrder: query.after?.orderId ?? null,
-        limit: query.limit + 1,
-      }) as Row[]
-    ).map(fromRow);
-    if (rows.length <= query.limit) return { rows };
-    const page = rows.slice(0, query.limit);
-    const last = page[page.length - 1];
-    return { rows: page, next: { creationTime: last.creationTime, orderId: last.orderId } };
+    return this.searches.page(query);
   }
 
   unknownByCurrency(): UnknownInCurrency[] {
@@ -314,16 +284,6 @@ function prepare(db: Database.Database) {
        WHERE merchant_id = @merchant AND order_id = @order AND stream_revision = @revision
          AND (amount IS NOT @amount OR reference IS NOT @reference OR card_last_four IS NOT @card)`,
     ),
-    list: db.prepare(
-      `SELECT * FROM order_summary
-       WHERE merchant_id = @merchant
-         AND (@status IS NULL OR status = @status)
-         AND (@from IS NULL OR creation_time >= @from)
-         AND (@to IS NULL OR creation_time < @to)
-         AND (@afterTime IS NULL OR (creation_time, order_id) < (@afterTime, @afterOrder))
-       ORDER BY creation_time DESC, order_id DESC
-       LIMIT @limit`,
-    ),
     all: db.prepare('SELECT * FROM order_summary ORDER BY merchant_id, order_id'),
     // The partial index holds only orders with an UNKNOWN transaction: a scrape reads just those.
     unknown: db.prepare(
@@ -354,26 +314,4 @@ function columnsOf(summary: OrderSummary): (string | number | null)[] {
     summary.reference ?? null,
     summary.cardLastFour ?? null,
   ];
-}
-
-export function fromRow(row: Row): OrderSummary {
-  return {
-    merchantId: row.merchant_id,
-    orderId: row.order_id,
-    status: row.status as OrderStatus,
-    currency: row.currency,
-    totalAuthorized: row.total_authorized,
-    totalCaptured: row.total_captured,
-    totalRefunded: row.total_refunded,
-    creationTime: row.creation_time,
-    lastUpdatedTime: row.last_updated_time,
-    transactionCount: row.transaction_count,
-    streamRevision: row.stream_revision,
-    totalChargeback: row.total_chargeback,
-    unknownTransactions: row.unknown_count,
-    totalUnknown: row.total_unknown,
-    amount: row.amount,
-    ...(row.reference !== null ? { reference: row.reference } : {}),
-    ...(row.card_last_four !== null ? { cardLastFour: row.card_last_four } : {}),
-  };
 }

@@ -1,4 +1,4 @@
-import { csvLine } from './csv';
+import { csvLine } from '../src/csv';
 
 describe('csvLine', () => {
   it('writes plain fields as they are', () => {
