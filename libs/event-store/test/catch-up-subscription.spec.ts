@@ -6,7 +6,7 @@ import { newEvent } from './event-store.contract';
  * let the thread's event loop turn, or whatever waits for a turn piles up with every event read:
  * at a million events, the consumers thread's heap grew by ~4.9 KB an event until it died
  * (docs/benchmarks.md, "The consumers thread's catch-up at a million events"). The consumer
- * here keeps one setImmediate per event, as the settlement index's batches() does; what it has
+ * here keeps one setImmediate per event, as the relay's batches() did; what it has
  * waiting at once must not grow with the number of events caught up.
  */
 describe('a catch-up subscription over a synchronous store', () => {

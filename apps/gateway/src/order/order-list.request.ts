@@ -2,7 +2,6 @@ import { ApiError } from '@gateway/contract';
 import type { OrderStatus } from '@gateway/domain';
 import { ORDER_SUMMARY_STATUSES, type OrderSummaryCursor } from '@gateway/projections';
 
-const STATUSES = ORDER_SUMMARY_STATUSES;
 const PARAMETERS = ['status', 'from', 'to', 'limit', 'cursor'];
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -60,9 +59,9 @@ function decodeCursor(text: string): OrderSummaryCursor {
 }
 
 function status(value: string): OrderStatus {
-  if ((STATUSES as readonly string[]).includes(value)) return value as OrderStatus;
+  if ((ORDER_SUMMARY_STATUSES as readonly string[]).includes(value)) return value as OrderStatus;
   throw ApiError.invalid(
-    `Value '${value.slice(0, 40)}' is invalid. Use one of ${STATUSES.join(', ')}`,
+    `Value '${value.slice(0, 40)}' is invalid. Use one of ${ORDER_SUMMARY_STATUSES.join(', ')}`,
     'status',
   );
 }
