@@ -1,14 +1,19 @@
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { KurrentDbEventStore } from '@gateway/event-store';
+import { hashPassword } from '@gateway/merchants';
+import { signIn, type SignedIn } from '../../bench/console/signed-in';
 import { startDispatcher, type RunningDispatcher } from '../support/dispatcher-process';
 import {
   startGateway,
   merchantClient,
   authorizeBody,
   makeDataDir,
+  startNodeProcess,
   type RunningGateway,
+  type RunningProcess,
 } from '../support/gateway-process';
 import {
   describeWithKafka,
@@ -38,6 +43,7 @@ import {
  */
 const TOPIC = 'gateway.order-events';
 const CLI = resolve(__dirname, '../../dist/apps/webhook-dispatcher/src/cli/webhooks.cli.js');
+const CONSOLE = resolve(__dirname, '../../dist/apps/console/src/main.js');
 const PARTITIONS = [0, 1, 2, 3];
 /** Delays after each failure: attempts 1-5, then dead. */
 const DELAYS_MS = [0, 400, 400, 400];
@@ -60,6 +66,7 @@ describeWithKafka()('several webhook dispatchers on Kafka and KurrentDB', () => 
   let events: KurrentDbEventStore;
   let receiver: WebhookReceiver;
   let gateway: RunningGateway;
+  let consoleProcess: RunningProcess | undefined;
   const dispatchers: RunningDispatcher[] = [];
   let env: Record<string, string>;
 
@@ -105,12 +112,44 @@ describeWithKafka()('several webhook dispatchers on Kafka and KurrentDB', () => 
   }, 150_000);
   afterAll(async () => {
     for (const dispatcher of dispatchers) await dispatcher.stop('SIGKILL');
+    await consoleProcess?.stop();
     await gateway?.stop();
     await events?.close();
     await receiver?.close();
     await standin?.stop();
     await cluster?.stop();
   });
+
+  /** The console on the gateway's environment (event-store deliveries), an operator signed in. */
+  async function consoleOperator(): Promise<SignedIn> {
+    const usersFile = join(gateway.dataDir, 'console-users.json');
+    const passwordHash = await hashPassword('operator-password');
+    const users = [{ username: 'ops', role: 'operator', passwordHash }];
+    writeFileSync(usersFile, JSON.stringify({ users }));
+    consoleProcess = await startNodeProcess(
+      'console',
+      CONSOLE,
+      {
+        ...env,
+        CONSOLE_PORT: '0',
+        GATEWAY_DATA_DIR: gateway.dataDir,
+        GATEWAY_MERCHANTS_FILE: join(gateway.dataDir, 'merchants.json'),
+        CONSOLE_USERS_FILE: usersFile,
+        GATEWAY_URL: gateway.baseUrl,
+      },
+      /console listening on (http:\/\/[\d.]+:\d+)/,
+    );
+    return signIn(consoleProcess.ready[1], 'ops', 'operator-password');
+  }
+
+  /** A delivery's attempts as its console page lists them: each status code (once caught up). */
+  async function attemptCodes(operator: SignedIn, id: string): Promise<string[]> {
+    const page = await eventually(async () => {
+      const answer = await operator.get(`/webhooks/${encodeURIComponent(id)}`);
+      return answer.status === 200 && answer.body;
+    }, 20_000);
+    return [...page.matchAll(/<td>(\d{3})<\/td>/g)].map((m) => m[1]);
+  }
 
   it('delivers every notification once (but for attempts in flight at a kill -9), retries on schedule, a dead letter redelivered', async () => {
     const api = merchantClient(gateway);
@@ -221,6 +260,12 @@ describeWithKafka()('several webhook dispatchers on Kafka and KurrentDB', () => 
       return listed.body.deliveries.find((d: { orderId: string }) => d.orderId === orders[5]);
     }, 30_000);
     expect(dead.attempts).toBe(5);
+    // The console, configured as the gateway is, shows it from the same schedules (read-only).
+    const operator = await consoleOperator();
+    const deadPage = await operator.get('/webhooks?status=DEAD_LETTERED');
+    expect(deadPage.status).toBe(200);
+    expect(deadPage.body).toContain(dead.id);
+    expect(await attemptCodes(operator, dead.id)).toEqual(['503', '503', '503', '503', '503']);
     deadHealed = true;
     const redelivered = await api.post('/webhook/delivery/redeliverDeadLettered');
     expect(redelivered).toMatchObject({ status: 202, body: { redelivered: 1 } });
@@ -237,6 +282,11 @@ describeWithKafka()('several webhook dispatchers on Kafka and KurrentDB', () => 
     expect(shown.attemptLog.map((a: { statusCode: number }) => a.statusCode)).toEqual([
       503, 503, 503, 503, 503, 200,
     ]);
+    const consoleShows = await eventually(async () => {
+      const codes = await attemptCodes(operator, dead.id);
+      return codes.length === 6 && codes;
+    });
+    expect(consoleShows).toEqual(['503', '503', '503', '503', '503', '200']);
     // The operators' CLI reads the same schedules from the event store, no file.
     const cli = (...args: string[]) =>
       promisify(execFile)(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseCommand, UsageError, type AcquirerCommand } from './acquirer-args';
 import {
   connectionOf,
@@ -16,7 +17,9 @@ export const USAGE = `usage: acquirer <command> [--gateway URL] [--ca FILE]
                                                   that can still be charged back)
   settle --merchant M --date YYYY-MM-DD --out FILE
                                                   close the merchant's batches of that day and write
-                                                  the acquirer's settlement file (CSV; '-': stdout)
+                                                  the acquirer's settlement file (CSV; '-': stdout;
+                                                  a directory, or a path ending in '/': M-DATE.csv
+                                                  in it; missing directories are created)
 Test merchants only. --gateway: default GATEWAY_URL, else http://127.0.0.1:8080; --ca: a PEM CA
 trusted for an https gateway (default GATEWAY_CA_FILE); GATEWAY_OPERATOR_TOKEN: the operator
 API's bearer token (without one the gateway answers loopback clients only).
@@ -120,7 +123,11 @@ function summary(command: 'dispute' | 'chargeback', body: Json): string {
   return `chargeback ${chargeback.transactionId} processed on ${where}: ${chargeback.amount} ${chargeback.currency} of transaction ${chargeback.targetTransactionId}; order status ${order.status}${inAll}`;
 }
 
-/** Written whole or not at all: a temporary file beside FILE, renamed over it. */
+/**
+ * Written whole or not at all: a temporary file beside FILE, renamed over it. The directories on
+ * the way are created (a settlement directory not made yet); FILE naming a directory means the
+ * file M-DATE.csv in it, the name the console's reconciliation lists.
+ */
 function writeSettlement(
   command: Extract<AcquirerCommand, { command: 'settle' }>,
   answer: GatewayAnswer,
@@ -131,13 +138,21 @@ function writeSettlement(
     return 0;
   }
   const lines = answer.text.split('\n').filter((line) => line !== '').length;
-  const temporary = `${command.out}.${process.pid}.tmp`;
+  const out = isDirectory(command.out)
+    ? join(command.out, `${command.merchantId}-${command.date}.csv`)
+    : command.out;
+  mkdirSync(dirname(out), { recursive: true });
+  const temporary = `${out}.${process.pid}.tmp`;
   writeFileSync(temporary, answer.text);
-  renameSync(temporary, command.out);
+  renameSync(temporary, out);
   io.out(
-    `settlement file of ${command.merchantId} for ${command.date} written to ${command.out} (${lines} lines)`,
+    `settlement file of ${command.merchantId} for ${command.date} written to ${out} (${lines} lines)`,
   );
   return 0;
+}
+
+function isDirectory(path: string): boolean {
+  return /[/\\]$/.test(path) || (statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false);
 }
 
 /** Exit codes through process.exitCode: a settlement file piped to stdout is written out first. */

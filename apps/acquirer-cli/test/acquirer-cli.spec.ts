@@ -123,6 +123,26 @@ describe('acquirer CLI', () => {
     ).toBe(csv);
   });
 
+  it('creates the directories on the way, and names the file in a directory it is given', async () => {
+    const csv = 'batch,settlementDate\r\nTRAILER,0\r\n';
+    const root = mkdtempSync(join(tmpdir(), 'acquirer-cli-'));
+    const settle = (out: string) =>
+      run('settle', '--merchant', 'TESTM', '--date', '2026-11-26', '--out', out);
+    gateway.answer(200, csv, 'text/csv');
+    const nested = join(root, 'not', 'made', 'yet.csv');
+    expect((await settle(nested)).code).toBe(0);
+    expect(readFileSync(nested, 'utf8')).toBe(csv);
+    gateway.answer(200, csv, 'text/csv');
+    const named = join(root, 'settlement-files', 'TESTM-2026-11-26.csv');
+    expect((await settle(`${join(root, 'settlement-files')}/`)).out).toBe(
+      `settlement file of TESTM for 2026-11-26 written to ${named} (2 lines)`,
+    );
+    expect(readFileSync(named, 'utf8')).toBe(csv);
+    gateway.answer(200, csv, 'text/csv');
+    expect((await settle(join(root, 'not'))).code).toBe(0); // an existing directory
+    expect(readFileSync(join(root, 'not', 'TESTM-2026-11-26.csv'), 'utf8')).toBe(csv);
+  });
+
   it('reports a refusal with the error object, exit 1, and writes no file', async () => {
     gateway.answer(400, {
       result: 'ERROR',

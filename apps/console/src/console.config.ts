@@ -1,5 +1,6 @@
 import { ConfigError, eventStoreOf, isLoopback, type EventStoreSelection } from '@gateway/config';
 import type { LockoutSettings } from '@gateway/merchants';
+import { deliveryStoreOf, type GatewayWebhooksConfig } from '@gateway/webhooks';
 import { isAbsolute, join, resolve } from 'node:path';
 import { gatewayConnection, type GatewayConnection } from './webhooks/gateway-client';
 import { defaultUsersFile } from './users/console-users';
@@ -22,8 +23,13 @@ export interface ConsoleConfig {
   readonly tls?: { readonly cert: string; readonly key: string };
   /** The API's rule and settings (GATEWAY_AUTH_*), per user name and per client address. */
   readonly lockout: LockoutSettings;
-  /** The gateway's webhook delivery store (GATEWAY_WEBHOOK_DB), read-only, and its operator API. */
-  readonly webhooks: { readonly deliveryDb: string; readonly gateway: GatewayConnection };
+  /**
+   * The gateway's webhook deliveries, read-only (GATEWAY_WEBHOOK_STORE: the GATEWAY_WEBHOOK_DB
+   * file, or the schedule streams of the event store), and its operator API for the actions.
+   */
+  readonly webhooks: Pick<GatewayWebhooksConfig, 'deliveryDb' | 'store'> & {
+    readonly gateway: GatewayConnection;
+  };
 }
 
 /** The console's settings from the environment, or every problem at once. */
@@ -65,7 +71,7 @@ export function loadConsoleConfig(env: NodeJS.ProcessEnv = process.env, cwd = pr
       trackedKeys: integer('GATEWAY_AUTH_TRACKED_KEYS', 10_000, 1, 10_000_000),
     },
     webhooks: {
-      deliveryDb: path(env.GATEWAY_WEBHOOK_DB || join(dataDir, 'webhooks.db')),
+      ...deliveryStoreOf(env, problems, dataDir, cwd),
       gateway: gatewayConnection(env, problems),
     },
   };

@@ -29,7 +29,7 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
   const readModel = new ReadModel(config.dataDir);
   const merchants = MerchantRegistry.load(config.merchantsFile);
   reloadMerchantsOnHangup(merchants, config.merchantsFile);
-  const deliveries = new Deliveries(config.webhooks.deliveryDb);
+  const deliveries = new Deliveries(config.webhooks, config.eventStore);
   const orderPages = new OrderPages(
     new OrderHistory(config.dataDir, config.eventStore),
     merchants,
@@ -62,7 +62,7 @@ export async function createConsole(config: ConsoleConfig): Promise<NestFastifyA
   app.useGlobalFilters(new PageErrorsFilter());
   fastify.addHook('onClose', async () => {
     readModel.close();
-    deliveries.close();
+    await deliveries.close();
     await orderPages.close();
     await finance.close();
     db.close();

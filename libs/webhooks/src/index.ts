@@ -14,4 +14,5 @@ export * from './delivery/retry-schedule';
 export * from './cluster/partition-events';
 export * from './cluster/partition-schedule';
 export * from './cluster/cluster-delivery.store';
+export * from './cluster/event-store-delivery-reader';
 export * from './cluster/delivery-read-model';

@@ -31,6 +31,25 @@ export function loadGatewayWebhooks(
   const placement = env.GATEWAY_WEBHOOK_DISPATCHER || 'embedded';
   if (!(DISPATCHER_PLACEMENTS as readonly string[]).includes(placement))
     problems.push(`GATEWAY_WEBHOOK_DISPATCHER='${placement}' must be embedded or external`);
+  const { deliveryDb, store } = deliveryStoreOf(env, problems, dataDir, cwd);
+  return {
+    dispatcher: placement === 'external' ? 'external' : 'embedded',
+    deliveryDb,
+    store,
+    delivery: loadWebhookConfig(env, problems, cwd),
+  };
+}
+
+/**
+ * Where the deliveries are kept (GATEWAY_WEBHOOK_STORE, GATEWAY_WEBHOOK_DB): the gateway's
+ * choice, and the console's reading of it (the same names, the same rule).
+ */
+export function deliveryStoreOf(
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+  dataDir: string,
+  cwd: string,
+): Pick<GatewayWebhooksConfig, 'deliveryDb' | 'store'> {
   const db = env.GATEWAY_WEBHOOK_DB || join(dataDir, 'webhooks.db');
   const store = env.GATEWAY_WEBHOOK_STORE || 'sqlite';
   if (!(DELIVERY_STORES as readonly string[]).includes(store))
@@ -40,9 +59,7 @@ export function loadGatewayWebhooks(
       'GATEWAY_WEBHOOK_STORE=event-store needs GATEWAY_EVENT_STORE=kurrentdb: the delivery schedules live in the event store every node shares',
     );
   return {
-    dispatcher: placement === 'external' ? 'external' : 'embedded',
     deliveryDb: isAbsolute(db) ? db : resolve(cwd, db),
     store: store === 'event-store' ? 'event-store' : 'sqlite',
-    delivery: loadWebhookConfig(env, problems, cwd),
   };
 }

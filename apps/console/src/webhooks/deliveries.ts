@@ -1,28 +1,53 @@
+import type { EventStoreSelection } from '@gateway/config';
+import { orderStreamId } from '@gateway/domain';
+import { KurrentDbEventStore } from '@gateway/event-store';
 import {
+  EventStoreDeliveryReader,
   SqliteDeliveryStore,
   type DeliveryDetail,
   type DeliveryPage,
   type DeliveryQuery,
   type DeliveryReader,
   type DeliverySummary,
+  type GatewayWebhooksConfig,
 } from '@gateway/webhooks';
-import { orderStreamId } from '@gateway/domain';
 
 /** At most this many dead letters are counted for a confirmation (and redelivered per merchant). */
 const DEAD_LETTERS_COUNTED = 10_000;
+/** How long an action's answer waits for the fold to show what the gateway just did. */
+const SETTLE_MS = 2_000;
+
+/** A delivery log opened for reading: the file at once, the event store's fold once caught up. */
+interface Opened {
+  readonly reader: DeliveryReader;
+  ready: boolean;
+  /** Why its reads are no longer right (a fold that stopped), if they are not. */
+  readonly failure?: () => Error | undefined;
+  /** Resolves once it shows what was committed before the call. */
+  readonly caughtUp?: () => Promise<void>;
+}
+
+/** Where the gateway keeps its deliveries, as its configuration says. */
+export type DeliverySource = Pick<GatewayWebhooksConfig, 'deliveryDb' | 'store'>;
 
 /**
- * The gateway's webhook delivery store (webhooks.db), opened read-only when first needed: the
- * console never writes it (redeliveries go through the gateway's operator API). A failed read
- * closes it so the next request opens the file again; undefined means not readable now.
+ * The gateway's webhook deliveries, read-only, wherever the gateway keeps them: its delivery
+ * store (webhooks.db) opened read-only when first needed, or (GATEWAY_WEBHOOK_STORE=event-store)
+ * the partition schedules in KurrentDB folded as the gateway's own read side does, from the
+ * console's start (pages wait for its first catch-up). The console never writes either:
+ * redeliveries go through the gateway's operator API. A failed read closes it so the next request
+ * opens it again; undefined means not readable now.
  */
 export class Deliveries {
-  private opened: DeliveryReader | undefined;
+  private opened: Opened | undefined;
 
   constructor(
-    private readonly file: string,
+    private readonly source: DeliverySource,
+    private readonly eventStore: EventStoreSelection,
     private readonly warn: (message: string) => void = console.error,
-  ) {}
+  ) {
+    if (source.store === 'event-store') this.opened = this.open();
+  }
 
   list(query: DeliveryQuery): DeliveryPage | undefined {
     return this.read((log) => log.list(query));
@@ -56,19 +81,62 @@ export class Deliveries {
     });
   }
 
-  close(): void {
-    void this.opened?.close();
+  /**
+   * After an action the gateway answered: resolves once the reads show what it committed (at
+   * once for the file; for the event store's fold, its catch-up, waited for at most SETTLE_MS).
+   */
+  async settled(): Promise<void> {
+    const caughtUp = this.opened?.caughtUp?.().catch(() => undefined);
+    if (!caughtUp) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise((done) => (timer = setTimeout(done, SETTLE_MS)));
+    await Promise.race([caughtUp, late]).finally(() => clearTimeout(timer));
+  }
+
+  async close(): Promise<void> {
+    const opened = this.opened;
     this.opened = undefined;
+    await opened?.reader.close();
   }
 
   private read<T>(reading: (log: DeliveryReader) => T): T | undefined {
     try {
-      this.opened ??= SqliteDeliveryStore.openReadOnly(this.file);
-      return reading(this.opened);
+      this.opened ??= this.open();
+      if (!this.opened.ready) return undefined;
+      const failure = this.opened.failure?.();
+      if (failure) throw failure;
+      return reading(this.opened.reader);
     } catch (error) {
-      this.warn(`webhook delivery store not readable: ${(error as Error).message}`);
-      this.close();
+      this.unreadable(error);
       return undefined;
     }
+  }
+
+  private open(): Opened {
+    if (this.source.store === 'sqlite')
+      return { reader: SqliteDeliveryStore.openReadOnly(this.source.deliveryDb), ready: true };
+    if (this.eventStore.kind !== 'kurrentdb')
+      throw new Error('GATEWAY_WEBHOOK_STORE=event-store needs GATEWAY_EVENT_STORE=kurrentdb');
+    const events = new KurrentDbEventStore({ connectionString: this.eventStore.connectionString });
+    const reader = new EventStoreDeliveryReader(events, { ownsStore: true });
+    const opened: Opened = {
+      reader,
+      ready: false,
+      failure: () => reader.failure,
+      caughtUp: () => reader.caughtUp(),
+    };
+    reader.caughtUp().then(
+      () => (opened.ready = true),
+      (error: unknown) => {
+        // Only this one: a later request may have opened another meanwhile.
+        if (this.opened === opened) this.unreadable(error);
+      },
+    );
+    return opened;
+  }
+
+  private unreadable(error: unknown): void {
+    this.warn(`webhook deliveries not readable: ${(error as Error).message}`);
+    void this.close();
   }
 }

@@ -121,6 +121,7 @@ export class WebhooksController {
           }
           redelivered += Number((answer.body as { redelivered?: unknown }).redelivered) || 0;
         }
+        await this.deliveries.settled();
         return {
           outcome: `ok: ${redelivered} redelivered`,
           location: `/webhooks?redelivered=${redelivered}`,
@@ -174,8 +175,10 @@ export class WebhooksController {
         `/operator/webhook/delivery/${encodeURIComponent(id)}/redeliver`,
         {},
       );
-      if (answer.kind === 'answered' && answer.status === 202)
+      if (answer.kind === 'answered' && answer.status === 202) {
+        await this.deliveries.settled();
         return { outcome: 'ok', location: `${deliveryHref(id)}?redelivered=1` };
+      }
       const why = explanationOf(answer);
       return { outcome: `failed: ${why}`, problem: `The gateway did not redeliver it (${why}).` };
     });
@@ -295,7 +298,7 @@ export class WebhooksController {
       503,
       problemPage(
         'Deliveries not available',
-        "The gateway's webhook delivery store cannot be read now (is the gateway running?). Try again in a moment.",
+        "The gateway's webhook deliveries cannot be read now (is the gateway running? from the event store, the console reads them all again after it starts). Try again in a moment.",
         session,
       ),
     );
