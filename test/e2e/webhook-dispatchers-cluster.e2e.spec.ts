@@ -262,8 +262,11 @@ describeWithKafka()('several webhook dispatchers on Kafka and KurrentDB', () => 
     expect(dead.attempts).toBe(5);
     // The console, configured as the gateway is, shows it from the same schedules (read-only).
     const operator = await consoleOperator();
-    const deadPage = await operator.get('/webhooks?status=DEAD_LETTERED');
-    expect(deadPage.status).toBe(200);
+    // Its pages answer 503 until its first catch-up of the schedules is done.
+    const deadPage = await eventually(async () => {
+      const answer = await operator.get('/webhooks?status=DEAD_LETTERED');
+      return answer.status === 200 && answer;
+    }, 20_000);
     expect(deadPage.body).toContain(dead.id);
     expect(await attemptCodes(operator, dead.id)).toEqual(['503', '503', '503', '503', '503']);
     deadHealed = true;
