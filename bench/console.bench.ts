@@ -112,8 +112,10 @@ async function timed(user: SignedIn, path: string, check: (body: string) => stri
     if (i === 0) problem = status === 200 ? check(body) : `answered ${status}`;
     bytes = Buffer.byteLength(body);
   }
+  const first = times[0];
   times.sort((a, b) => a - b);
   return {
+    first,
     p50: percentile(times, 50),
     p99: percentile(times, 99),
     max: times[times.length - 1],
@@ -210,7 +212,8 @@ async function main(): Promise<void> {
         });
         if (r.problem) problems.push(`${user.username}: ${c.label}: ${r.problem}`);
         // Not the target's page: its time is reported; a wrong page still fails.
-        const note = `${longest.events} events, ${c.shown} shown, ${(r.bytes / 1024).toFixed(1)} KiB`;
+        // The first request reads the whole stream; the others only what is new (none here).
+        const note = `${longest.events} events, ${c.shown} shown, ${(r.bytes / 1024).toFixed(1)} KiB, first ${r.first.toFixed(1)} ms`;
         row(`${user.username}: ${c.label}`, r, note, false);
       }
     }

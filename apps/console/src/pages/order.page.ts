@@ -128,7 +128,9 @@ function header(order: Order, rendered: Json): Html {
   </dl>`;
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+/** One formatter: toLocaleString makes its own each call (~0.2 ms). */
+const NUMBER = new Intl.NumberFormat('en-US');
+const count = (n: number) => NUMBER.format(n);
 
 /**
  * Links to the first, earlier, later and latest parts of the timeline, keeping the
