@@ -295,6 +295,10 @@ suite('the console in Chromium', () => {
     expect(await header.innerText()).toMatch(/Captured\s+USD 1.00[\s\S]*Transactions\s+2/);
     expect(await responses()).toEqual([]);
     await page.getByText('None of these events had recorded a transaction then.').waitFor();
+    // And back to the part holding the event chosen, marked there.
+    await follow(page, 'Show the event on the timeline');
+    expect(await numbers()).toEqual(span(1, 25));
+    expect(await timeline.locator('tr.chosen td').first().innerText()).toBe('3');
     // A part the order does not have is refused, as an event it does not have.
     const beyond = await page.goto(`${run.site.url}/orders/TESTMERCHANT/long-1?part=3`);
     expect(beyond!.status()).toBe(400);

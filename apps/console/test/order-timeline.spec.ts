@@ -273,6 +273,10 @@ describe("a long order's page", () => {
     expect(body).toMatch(/<dt>Transactions<\/dt>\s*<dd>2<\/dd>/);
     expect(summaries(body)).toEqual([]);
     expect(body).toContain('None of these events had recorded a transaction then.');
+    expect(body).toMatch(
+      /href="\/orders\/M1\/o-1\?asOf=2#timeline"\s*>Show the event on the timeline/,
+    );
+    expect(first).not.toContain('Show the event on the timeline');
     expect(links(body)).toEqual(['Earlier events: asOf=2&part=1', 'Later events: asOf=2&part=3']);
     expect((await pages.load('M1', 'o-1', undefined, '4')).kind).toBe('bad-point');
   });

@@ -50,6 +50,13 @@ export function orderPage(session: ConsoleSession, model: OrderPageModel): strin
           ? html`<p class="as-of" role="status">
               As of event ${chosen.revision + 1}, ${chosen.type} at ${timeOf(chosen.time)} UTC.
               <a href="${href}">Show the order now</a>
+              ${
+                timeline.some((e) => e.revision === chosen.revision)
+                  ? ''
+                  : html`<a href="${href}?asOf=${chosen.revision}#timeline"
+                      >Show the event on the timeline</a
+                    >`
+              }
             </p>`
           : ''
       }
