@@ -6,6 +6,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { listCases, listedOrders, orderCases, type PageCase } from './console/cases';
 import { signIn, type SignedIn } from './console/signed-in';
+import { PART_SIZE } from '../apps/console/src/orders/timeline-part';
 import { longestStream } from './longest-stream';
 import { startServer } from './processes';
 
@@ -73,6 +74,29 @@ function longestOrder(dataDir: string) {
   return { merchantId, orderId, events: n };
 }
 
+/**
+ * The longest order's page: its latest part of the timeline (the page as opened; the remainder of
+ * the parts, maybe one event), its first part (a full one, each event a transaction's response),
+ * and a full part as of an event on another part.
+ */
+function orderPageCases(events: number) {
+  const parts = Math.ceil(events / PART_SIZE);
+  const latest = events - (parts - 1) * PART_SIZE;
+  const caption = (first: number, shown: number, part: number) =>
+    `Events ${(first + 1).toLocaleString('en-US')} to ${(first + shown).toLocaleString('en-US')} of ${events.toLocaleString('en-US')} (part ${part} of ${parts})`;
+  const middle = Math.ceil(parts / 2);
+  return [
+    { label: 'Order page, longest order', query: '', shown: latest, part: parts },
+    { label: 'Order page, first part', query: '?part=1', shown: PART_SIZE, part: 1 },
+    {
+      label: `Order page, part ${middle} as of event 2`,
+      query: `?asOf=1&part=${middle}`,
+      shown: PART_SIZE,
+      part: middle,
+    },
+  ].map((c) => ({ ...c, caption: caption((c.part - 1) * PART_SIZE, c.shown, c.part) }));
+}
+
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
@@ -80,18 +104,23 @@ function percentile(sorted: readonly number[], p: number): number {
 async function timed(user: SignedIn, path: string, check: (body: string) => string | undefined) {
   const times: number[] = [];
   let problem: string | undefined;
+  let bytes = 0;
   for (let i = 0; i < N; i++) {
     const t0 = performance.now();
     const { status, body } = await user.get(path);
     times.push(performance.now() - t0);
     if (i === 0) problem = status === 200 ? check(body) : `answered ${status}`;
+    bytes = Buffer.byteLength(body);
   }
+  const first = times[0];
   times.sort((a, b) => a - b);
   return {
+    first,
     p50: percentile(times, 50),
     p99: percentile(times, 99),
     max: times[times.length - 1],
     problem,
+    bytes,
   };
 }
 
@@ -174,16 +203,19 @@ async function main(): Promise<void> {
       row(c.label, r, `${c.expected.length} rows of ${c.matching.toLocaleString()}`);
     }
     const orderPath = `/orders/${encodeURIComponent(longest.merchantId)}/${encodeURIComponent(longest.orderId)}`;
-    for (const user of [users.finance, users.merchant]) {
-      const r = await timed(user, orderPath, (body) => {
-        const events = body.match(/\?asOf=\d+"/g)?.length ?? 0;
-        return events === longest.events
-          ? undefined
-          : `timeline of ${events} events, expected ${longest.events}`;
-      });
-      if (r.problem) problems.push(`${user.username}: Order page: ${r.problem}`);
-      // Not the target's page: its time is reported; a wrong page still fails.
-      row(`${user.username}: Order page, longest order`, r, `${longest.events} events`, false);
+    for (const c of orderPageCases(longest.events)) {
+      for (const user of [users.finance, users.merchant]) {
+        const r = await timed(user, `${orderPath}${c.query}`, (body) => {
+          const shown = body.match(/\?asOf=\d+"/g)?.length ?? 0;
+          if (!body.includes(c.caption)) return `no "${c.caption}"`;
+          return shown === c.shown ? undefined : `timeline of ${shown} events, expected ${c.shown}`;
+        });
+        if (r.problem) problems.push(`${user.username}: ${c.label}: ${r.problem}`);
+        // Not the target's page: its time is reported; a wrong page still fails.
+        // The first request reads the whole stream; the others only what is new (none here).
+        const note = `${longest.events} events, ${c.shown} shown, ${(r.bytes / 1024).toFixed(1)} KiB, first ${r.first.toFixed(1)} ms`;
+        row(`${user.username}: ${c.label}`, r, note, false);
+      }
     }
   } finally {
     await console_.stop();

@@ -251,6 +251,59 @@ suite('the console in Chromium', () => {
     await run.screenshot(page, 'console-order-as-of');
   });
 
+  it("pages a long order's timeline by keyboard, keeping the point chosen; each part shows its transactions' responses", async () => {
+    const shop = merchantClient(run.gateway, 'TESTMERCHANT');
+    await shop.put('/order/long-1/transaction/auth', authorizeBody('100.00'));
+    for (let i = 1; i <= 27; i++)
+      await shop.put(`/order/long-1/transaction/capture-${i}`, {
+        apiOperation: 'CAPTURE',
+        transaction: { amount: '1.00', currency: 'USD' },
+      });
+    // 29 events (created, authorized, 27 captures): parts of 25 and 4, the latest shown first.
+    const page = await signIn('shop');
+    await page.goto(`${run.site.url}/orders/TESTMERCHANT/long-1`);
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    const numbers = async () =>
+      (await timeline.locator('tbody tr').allInnerTexts()).map((row) => Number(row.split('\t')[0]));
+    const responses = async () =>
+      (await page.locator('details summary').allInnerTexts()).filter((t) =>
+        t.startsWith('Transaction'),
+      );
+    const captures = (from: number, to: number) =>
+      span(from, to).map((i) => `Transaction capture-${i}: CAPTURE, SUCCESS`);
+    const header = page.locator('dl.facts');
+    expect(await timeline.locator('caption').innerText()).toContain(
+      'Events 26 to 29 of 29 (part 2 of 2)',
+    );
+    expect(await numbers()).toEqual(span(26, 29));
+    expect(await responses()).toEqual(captures(24, 27));
+    expect(await header.innerText()).toMatch(/Captured\s+USD 27.00[\s\S]*Transactions\s+28/);
+    // By keyboard: the earlier part, then the first capture on it.
+    await follow(page, 'Earlier events');
+    expect(await numbers()).toEqual(span(1, 25));
+    const authorization = 'Transaction auth: AUTHORIZATION, SUCCESS';
+    expect(await responses()).toEqual([authorization, ...captures(1, 23)]);
+    await follow(page, 'CaptureProcessed');
+    expect(await page.getByRole('status').innerText()).toContain('As of event 3, CaptureProcessed');
+    expect(await numbers()).toEqual(span(1, 25));
+    expect(await responses()).toEqual([authorization, ...captures(1, 1)]);
+    // The timeline moves on; the order stays as of the capture chosen.
+    await follow(page, 'Later events');
+    expect(new URL(page.url()).search).toBe('?asOf=2&part=2');
+    expect(await page.getByRole('status').innerText()).toContain('As of event 3, CaptureProcessed');
+    expect(await numbers()).toEqual(span(26, 29));
+    expect(await header.innerText()).toMatch(/Captured\s+USD 1.00[\s\S]*Transactions\s+2/);
+    expect(await responses()).toEqual([]);
+    await page.getByText('None of these events had recorded a transaction then.').waitFor();
+    // And back to the part holding the event chosen, marked there.
+    await follow(page, 'Show the event on the timeline');
+    expect(await numbers()).toEqual(span(1, 25));
+    expect(await timeline.locator('tr.chosen td').first().innerText()).toBe('3');
+    // A part the order does not have is refused, as an event it does not have.
+    const beyond = await page.goto(`${run.site.url}/orders/TESTMERCHANT/long-1?part=3`);
+    expect(beyond!.status()).toBe(400);
+  });
+
   it('finance sees every merchant, and searches by status and card across them', async () => {
     const page = await signIn('fin');
     await page.goto(`${run.site.url}/orders?status=AUTHORIZED`);
@@ -550,3 +603,8 @@ suite('the console in Chromium', () => {
     await run.screenshot(page, 'console-locked-out');
   });
 });
+
+/** The whole numbers from `from` to `to`, both included. */
+function span(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}

@@ -149,12 +149,9 @@ export class ConsoleController {
       // Another merchant's order is not found, as a missing one: its id is not confirmed.
       if (session.merchantId && session.merchantId !== merchantId)
         return this.notFound(reply, session);
-      const asOf = (request.query as Query).asOf;
-      const result = await this.orderPages.load(
-        merchantId,
-        orderId,
-        typeof asOf === 'string' ? asOf : undefined,
-      );
+      const { asOf, part } = request.query as Query;
+      const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+      const result = await this.orderPages.load(merchantId, orderId, text(asOf), text(part));
       switch (result.kind) {
         case 'order':
           return sendHtml(reply, 200, orderPage(session, result.model));

@@ -3,8 +3,11 @@ import type { StoredEvent } from '@gateway/event-store';
 import type { Merchant } from '@gateway/merchants';
 import type { OrderHistory } from '../src/orders/order-history';
 import { OrderPages } from '../src/orders/order-pages';
+import { orderResponses } from '../src/orders/order-responses';
 import { causeOf, orderAsOf, timelineOf } from '../src/orders/timeline';
+import { PART_SIZE, timelinePart } from '../src/orders/timeline-part';
 import { orderPage } from '../src/pages/order.page';
+import { renderOrder } from '@gateway/order-view';
 
 const at = (second: number) => new Date(Date.UTC(2026, 10, 26, 10, 0, second)).toISOString();
 const MERCHANT = { causedBy: 'merchant.M1', apiOperation: 'AUTHORIZE' };
@@ -171,7 +174,7 @@ describe('the order page', () => {
     const pages = new OrderPages(history(EVENTS), merchants('6.4'));
     const then = await pages.load('M1', 'o-1', '2');
     if (then.kind !== 'order') throw new Error(then.kind);
-    expect(then.model.asOf).toBe(2);
+    expect(then.model.chosen?.revision).toBe(2);
     expect(then.model.order.status).toBe('CAPTURED');
     const body = orderPage({ username: 'fin', role: 'finance', csrf: 'x' } as never, then.model);
     expect(body).toContain('As of event 3, CaptureProcessed');
@@ -191,3 +194,119 @@ describe('the order page', () => {
     );
   });
 });
+
+describe("a long order's page", () => {
+  const session = { username: 'fin', role: 'finance', csrf: 'x' } as never;
+  const history = (events: StoredEvent[]) =>
+    ({ events: async () => events, close: async () => undefined }) as unknown as OrderHistory;
+  const merchants = { find: () => ({ cardMask: '6.4' }) as Merchant };
+  /** Created, authorized, then `captures` partial captures: 2 + captures events. */
+  const long = (captures: number) =>
+    stored([
+      [{ type: EVENTS[0].type, data: EVENTS[0].data } as OrderEvent, MERCHANT],
+      [
+        tx('AuthorizationProcessed', {
+          id: 'a1',
+          sourceOfFunds: { type: 'CARD', provided: { card } },
+        }),
+        MERCHANT,
+      ],
+      ...range(1, captures).map((i): [OrderEvent, Record<string, unknown>] => [
+        tx('CaptureProcessed', {
+          id: `c${i}`,
+          type: 'CAPTURE',
+          amount: 100,
+          targetTransactionId: 'a1',
+        }),
+        { ...MERCHANT, apiOperation: 'CAPTURE' },
+      ]),
+    ]);
+  const summaries = (body: string) =>
+    [...body.matchAll(/<summary>\s*Transaction (\S+?):/g)].map((m) => m[1]);
+  const links = (body: string) =>
+    [...body.matchAll(/<a href="[^"?]*\?([^"]*)"(?: rel="\w+")?\s*>([^<]+)<\/a>/g)]
+      .filter((m) => m[2].endsWith(' events'))
+      .map((m) => `${m[2]}: ${m[1].replaceAll('&amp;', '&')}`);
+
+  it("parts of PART_SIZE events: the one asked for, else the chosen event's, else the latest", () => {
+    expect(PART_SIZE).toBe(25);
+    expect(timelinePart(1002, undefined, undefined)).toEqual({
+      number: 41,
+      count: 41,
+      first: 1000,
+      last: 1001,
+      events: 1002,
+    });
+    expect(timelinePart(1002, undefined, 3)).toMatchObject({ number: 1, first: 0, last: 24 });
+    expect(timelinePart(1002, '2', 3)).toMatchObject({ number: 2, first: 25, last: 49 });
+    expect(timelinePart(1002, undefined, 25)).toMatchObject({ number: 2 });
+    expect(timelinePart(4, undefined, undefined)).toMatchObject({ number: 1, count: 1, last: 3 });
+    for (const part of ['0', '42', '1.0', 'x', '', '-1', '99999999999'])
+      expect(timelinePart(1002, part, undefined)).toBeUndefined();
+  });
+
+  it("shows the latest part, its transactions' responses, and links to the earlier parts", async () => {
+    const events = long(60); // 62 events: parts of 25, 25, 12
+    const now = await new OrderPages(history(events), merchants).load('M1', 'o-1');
+    if (now.kind !== 'order') throw new Error(now.kind);
+    expect(now.model.timeline.map((e) => e.revision)).toEqual(range(50, 61));
+    const body = orderPage(session, now.model);
+    expect(body).toContain('Events 51 to 62 of 62 (part 3 of 3)');
+    expect(summaries(body)).toEqual(range(49, 60).map((i) => `c${i}`));
+    expect(links(body)).toEqual(['First events: part=1', 'Earlier events: part=2']);
+    // The header is the whole order's, whatever the part.
+    expect(body).toMatch(/<dt>Transactions<\/dt>\s*<dd>61<\/dd>/);
+  });
+
+  it('keeps the chosen point while the timeline moves: links carry it, the order stays as of it', async () => {
+    const pages = new OrderPages(history(long(60)), merchants);
+    const chosen = await pages.load('M1', 'o-1', '2');
+    if (chosen.kind !== 'order') throw new Error(chosen.kind);
+    expect(chosen.model.part.number).toBe(1);
+    const first = orderPage(session, chosen.model);
+    expect(summaries(first)).toEqual(['a1', 'c1']);
+    expect(links(first)).toEqual(['Later events: asOf=2&part=2', 'Latest events: asOf=2&part=3']);
+    const later = await pages.load('M1', 'o-1', '2', '2');
+    if (later.kind !== 'order') throw new Error(later.kind);
+    const body = orderPage(session, later.model);
+    expect(body).toContain('As of event 3, CaptureProcessed');
+    expect(body).toMatch(/<dt>Transactions<\/dt>\s*<dd>2<\/dd>/);
+    expect(summaries(body)).toEqual([]);
+    expect(body).toContain('None of these events had recorded a transaction then.');
+    expect(body).toMatch(
+      /href="\/orders\/M1\/o-1\?asOf=2#timeline"\s*>Show the event on the timeline/,
+    );
+    expect(first).not.toContain('Show the event on the timeline');
+    expect(links(body)).toEqual(['Earlier events: asOf=2&part=1', 'Later events: asOf=2&part=3']);
+    expect((await pages.load('M1', 'o-1', undefined, '4')).kind).toBe('bad-point');
+  });
+
+  it('answers each transaction as Retrieve Order does, rendering only those asked for', () => {
+    // A second card later: the order's fields show it, c1 still the first card.
+    const other = { number: '411111xxxxxx1111', expiry: { month: '2', year: '40' } };
+    const order = orderAsOf([
+      ...EVENTS,
+      ...stored([
+        [
+          tx('AuthorizationProcessed', {
+            id: 'a2',
+            sourceOfFunds: { type: 'CARD', provided: { card: other } },
+          }),
+          MERCHANT,
+        ],
+      ]).map((e) => ({ ...e, revision: 5 })),
+    ])!;
+    const view = { cardMask: '6.4' as const };
+    const { transaction, ...fields } = renderOrder(order, view) as { transaction: unknown[] };
+    const all = orderResponses(order, view, new Set(['a1', 'c1', 'r1', 'a2']));
+    expect(all).toEqual({ fields, transactions: transaction });
+    expect(JSON.stringify(fields)).toContain('411111xxxxxx1111');
+    const some = orderResponses(order, view, new Set(['c1', 'a2', 'nope']));
+    expect(some.transactions).toEqual([transaction[1], transaction[3]]);
+    expect(JSON.stringify(some.transactions[0])).toContain('512345xxxxxx0008');
+  });
+});
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+}
