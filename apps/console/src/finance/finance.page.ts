@@ -4,6 +4,7 @@ import { html, type Html } from '@gateway/order-view';
 import { page } from '../pages/layout';
 import type { ConsoleSession } from '../sessions/console-db';
 import { barChart } from './bar-chart';
+import { moneyTable } from './money-table';
 import type { Reconciliation } from './finance-data';
 import type { DailyForm } from './finance-forms';
 
@@ -125,53 +126,27 @@ function currencySection(currency: string, form: DailyForm, rows: readonly Daily
           series,
         })}
       </figure>
-      <div class="table-wrap" tabindex="0" role="region" aria-label="Chart figures in ${currency}">
-        <table class="chart-figures">
-          <caption>
-            The chart's figures in ${currency}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              ${series.map((s) => html`<th scope="col" class="money">${s.label}</th>`)}
-            </tr>
-          </thead>
-          <tbody>
-            ${days.map(
-              (day, d) =>
-                html`<tr>
-                  <th scope="row">${day}</th>
-                  ${series.map((s) => html`<td class="money">${formatAmount(s.values[d])}</td>`)}
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>
+      ${moneyTable({
+        region: `Chart figures in ${currency}`,
+        className: 'chart-figures',
+        caption: `The chart's figures in ${currency}`,
+        columns: ['Day'],
+        money: series.map((s) => s.label),
+        rows: days.map((day, d) => [day, ...series.map((s) => formatAmount(s.values[d]))]),
+      })}
     </div>
-    <div class="table-wrap" tabindex="0" role="region" aria-label="Daily totals in ${currency}">
-      <table class="daily">
-        <caption>
-          Daily totals in ${currency}${merchants ? ', per merchant' : ''}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Merchant</th>
-            ${DAILY_FIGURES.map(([, label]) => html`<th scope="col" class="money">${label}</th>`)}
-          </tr>
-        </thead>
-        <tbody>
-          ${mine.map(
-            (row) =>
-              html`<tr>
-                <th scope="row">${row.day}</th>
-                <td>${row.merchant}</td>
-                ${DAILY_FIGURES.map(([key]) => html`<td class="money">${formatAmount(row[key] as number)}</td>`)}
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
+    ${moneyTable({
+      region: `Daily totals in ${currency}`,
+      className: 'daily',
+      caption: `Daily totals in ${currency}${merchants ? ', per merchant' : ''}`,
+      columns: ['Day', 'Merchant'],
+      money: DAILY_FIGURES.map(([, label]) => label),
+      rows: mine.map((row) => [
+        row.day,
+        row.merchant,
+        ...DAILY_FIGURES.map(([key]) => formatAmount(row[key] as number)),
+      ]),
+    })}
   </section>`;
 }
 
@@ -218,44 +193,15 @@ function trialBalanceReport(report: TrialBalance): Html {
           entry balances, the hourly balances do not (delete ledger.db to rebuild it).
         </p>`;
   return html`${verdict}
-  ${report.currencies.map(
-    ({ currency, accounts, total }) =>
-      html`<div
-        class="table-wrap"
-        tabindex="0"
-        role="region"
-        aria-label="Trial balance in ${currency}"
-      >
-        <table>
-          <caption>
-            ${currency}${report.unequal.includes(currency) ? ' (unbalanced)' : ''}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Account</th>
-              <th scope="col" class="money">Debit</th>
-              <th scope="col" class="money">Credit</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${accounts.map(
-              (a) =>
-                html`<tr>
-                  <th scope="row">${a.account}</th>
-                  <td class="money">${formatAmount(a.debit)}</td>
-                  <td class="money">${formatAmount(a.credit)}</td>
-                </tr>`,
-            )}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row">Total</th>
-              <td class="money">${formatAmount(total.debit)}</td>
-              <td class="money">${formatAmount(total.credit)}</td>
-            </tr>
-          </tfoot>
-        </table>
-      </div>`,
+  ${report.currencies.map(({ currency, accounts, total }) =>
+    moneyTable({
+      region: `Trial balance in ${currency}`,
+      caption: `${currency}${report.unequal.includes(currency) ? ' (unbalanced)' : ''}`,
+      columns: ['Account'],
+      money: ['Debit', 'Credit'],
+      rows: accounts.map((a) => [a.account, formatAmount(a.debit), formatAmount(a.credit)]),
+      total: ['Total', formatAmount(total.debit), formatAmount(total.credit)],
+    }),
   )}`;
 }
 
@@ -296,70 +242,43 @@ function reconcileReport({ exceptions, matched }: Reconciliation): Html {
     </p>
     ${
       exceptions.length
-        ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Exceptions">
-            <table class="exceptions">
-              <caption>
-                Exceptions, in the files' order, then the transactions no line settles
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Order</th>
-                  <th scope="col">Merchant</th>
-                  <th scope="col">Transaction</th>
-                  <th scope="col">Detail</th>
-                  <th scope="col">File:line</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${exceptions.map(
-                  (e) =>
-                    html`<tr>
-                      <td>${e.kind}</td>
-                      <td>
-                        ${e.merchantId ? html`<a href="/orders/${encodeURIComponent(e.merchantId)}/${encodeURIComponent(e.orderId)}">${e.orderId}</a>` : e.orderId}
-                      </td>
-                      <td>${e.merchantId ?? '—'}</td>
-                      <td>${e.transactionId}</td>
-                      <td>${e.detail}</td>
-                      <td>${e.at ?? ''}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
+        ? moneyTable({
+            region: 'Exceptions',
+            className: 'exceptions',
+            caption: "Exceptions, in the files' order, then the transactions no line settles",
+            columns: ['Kind', 'Order', 'Merchant', 'Transaction', 'Detail', 'File:line'],
+            rowHeads: false,
+            rows: exceptions.map((e) => [
+              e.kind,
+              e.merchantId
+                ? html`<a
+                    href="/orders/${encodeURIComponent(e.merchantId)}/${encodeURIComponent(e.orderId)}"
+                    >${e.orderId}</a
+                  >`
+                : e.orderId,
+              e.merchantId ?? '—',
+              e.transactionId,
+              e.detail,
+              e.at ?? '',
+            ]),
+          })
         : ''
     }
     ${matchedTable(matched)}`;
 }
 
 function matchedTable(matched: readonly MatchedCurrency[]): Html {
-  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Matched totals">
-    <table>
-      <caption>
-        Matched, per currency
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Currency</th>
-          <th scope="col" class="money">Lines</th>
-          <th scope="col" class="money">Gross</th>
-          <th scope="col" class="money">Fee</th>
-          <th scope="col" class="money">Net</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${matched.map(
-          (m) =>
-            html`<tr>
-              <th scope="row">${m.currency}</th>
-              <td class="money">${m.lines}</td>
-              <td class="money">${formatAmount(m.gross)}</td>
-              <td class="money">${formatAmount(m.fee)}</td>
-              <td class="money">${formatAmount(m.net)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return moneyTable({
+    region: 'Matched totals',
+    caption: 'Matched, per currency',
+    columns: ['Currency'],
+    money: ['Lines', 'Gross', 'Fee', 'Net'],
+    rows: matched.map((m) => [
+      m.currency,
+      m.lines,
+      formatAmount(m.gross),
+      formatAmount(m.fee),
+      formatAmount(m.net),
+    ]),
+  });
 }
