@@ -1,10 +1,10 @@
 import { formatAmount } from '@gateway/domain';
 import type { DailyRow, MatchedCurrency, TrialBalance } from '@gateway/ledger';
 import { html, type Html } from '@gateway/order-view';
+import { dataTable, money } from '../pages/data-table';
 import { page } from '../pages/layout';
 import type { ConsoleSession } from '../sessions/console-db';
 import { barChart } from './bar-chart';
-import { moneyTable } from './money-table';
 import type { Reconciliation } from './finance-data';
 import type { DailyForm } from './finance-forms';
 
@@ -126,21 +126,19 @@ function currencySection(currency: string, form: DailyForm, rows: readonly Daily
           series,
         })}
       </figure>
-      ${moneyTable({
+      ${dataTable({
         region: `Chart figures in ${currency}`,
         className: 'chart-figures',
         caption: `The chart's figures in ${currency}`,
-        columns: ['Day'],
-        money: series.map((s) => s.label),
+        columns: ['Day', ...series.map((s) => money(s.label))],
         rows: days.map((day, d) => [day, ...series.map((s) => formatAmount(s.values[d]))]),
       })}
     </div>
-    ${moneyTable({
+    ${dataTable({
       region: `Daily totals in ${currency}`,
       className: 'daily',
       caption: `Daily totals in ${currency}${merchants ? ', per merchant' : ''}`,
-      columns: ['Day', 'Merchant'],
-      money: DAILY_FIGURES.map(([, label]) => label),
+      columns: ['Day', 'Merchant', ...DAILY_FIGURES.map(([, label]) => money(label))],
       rows: mine.map((row) => [
         row.day,
         row.merchant,
@@ -194,11 +192,10 @@ function trialBalanceReport(report: TrialBalance): Html {
         </p>`;
   return html`${verdict}
   ${report.currencies.map(({ currency, accounts, total }) =>
-    moneyTable({
+    dataTable({
       region: `Trial balance in ${currency}`,
       caption: `${currency}${report.unequal.includes(currency) ? ' (unbalanced)' : ''}`,
-      columns: ['Account'],
-      money: ['Debit', 'Credit'],
+      columns: ['Account', money('Debit'), money('Credit')],
       rows: accounts.map((a) => [a.account, formatAmount(a.debit), formatAmount(a.credit)]),
       total: ['Total', formatAmount(total.debit), formatAmount(total.credit)],
     }),
@@ -242,7 +239,7 @@ function reconcileReport({ exceptions, matched }: Reconciliation): Html {
     </p>
     ${
       exceptions.length
-        ? moneyTable({
+        ? dataTable({
             region: 'Exceptions',
             className: 'exceptions',
             caption: "Exceptions, in the files' order, then the transactions no line settles",
@@ -268,11 +265,10 @@ function reconcileReport({ exceptions, matched }: Reconciliation): Html {
 }
 
 function matchedTable(matched: readonly MatchedCurrency[]): Html {
-  return moneyTable({
+  return dataTable({
     region: 'Matched totals',
     caption: 'Matched, per currency',
-    columns: ['Currency'],
-    money: ['Lines', 'Gross', 'Fee', 'Net'],
+    columns: ['Currency', ...['Lines', 'Gross', 'Fee', 'Net'].map(money)],
     rows: matched.map((m) => [
       m.currency,
       m.lines,

@@ -1,17 +1,16 @@
 import { html } from '@gateway/order-view';
-import { moneyTable } from './money-table';
+import { dataTable, money } from './data-table';
 
 /** The markup as one line without the layout's whitespace between tags, as a browser reads it. */
 const flat = (markup: { value: string }) => markup.value.replace(/\s*\n\s*/g, '');
 
-describe('moneyTable', () => {
+describe('dataTable', () => {
   const table = flat(
-    moneyTable({
+    dataTable({
       region: 'Balances in <USD>',
       className: 'balances',
       caption: 'USD',
-      columns: ['Account'],
-      money: ['Debit', 'Credit'],
+      columns: ['Account', money('Debit'), money('Credit')],
       rows: [['cash', '10.00', '0.00']],
       total: ['Total', '10.00', '0.00'],
     }),
@@ -37,7 +36,7 @@ describe('moneyTable', () => {
 
   it('without row heads, without money and without a class: plain cells, markup kept', () => {
     const plain = flat(
-      moneyTable({
+      dataTable({
         region: 'Exceptions',
         caption: 'Exceptions',
         columns: ['Kind', 'Order'],
@@ -50,5 +49,22 @@ describe('moneyTable', () => {
       '<tbody><tr><td>NOT_SETTLED</td><td><a href="/o">o1</a></td></tr></tbody>',
     );
     expect(plain).not.toContain('<tfoot>');
+  });
+
+  it('right-aligns a money column among plain ones, heading and cells alike', () => {
+    const mixed = flat(
+      dataTable({
+        region: 'Orders',
+        caption: 'Orders',
+        columns: ['Order', money('Amount'), 'Currency'],
+        rows: [['o1', '1.50', 'USD']],
+      }),
+    );
+    expect(mixed).toContain(
+      '<tr><th scope="col">Order</th><th scope="col" class="money">Amount</th><th scope="col">Currency</th></tr>',
+    );
+    expect(mixed).toContain(
+      '<tr><th scope="row">o1</th><td class="money">1.50</td><td>USD</td></tr>',
+    );
   });
 });
