@@ -17,6 +17,7 @@ import {
 } from './pages/orders.page';
 import { signInPage } from './pages/sign-in.page';
 import { STYLESHEET } from './pages/stylesheet';
+import { isUsername } from './users/console-users';
 
 type Query = Record<string, unknown>;
 
@@ -78,7 +79,7 @@ export class ConsoleController {
     const username = (form.get('username') ?? '').trim();
     const audit = (outcome: string, role = '') =>
       this.db.audit({
-        username: /^[0-9A-Za-z._@-]{1,64}$/.test(username) ? username : '(not a user name)',
+        username: isUsername(username) ? username : '(not a user name)',
         role,
         action: 'sign-in',
         target: '',
