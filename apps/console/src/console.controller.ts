@@ -117,7 +117,13 @@ export class ConsoleController {
     const session = this.auth.sessionOf(request);
     if (!session) return redirect(reply, '/sign-in');
     if (!this.auth.postAllowed(request, session, formOf(request))) {
-      this.audit(request, session, 'sign-out', '', 'refused: no valid CSRF token or origin');
+      this.db.auditAction(
+        session,
+        request.ip,
+        'sign-out',
+        '',
+        'refused: no valid CSRF token or origin',
+      );
       return sendHtml(
         reply,
         403,
@@ -129,7 +135,7 @@ export class ConsoleController {
       );
     }
     void reply.header('set-cookie', this.auth.signOut(request));
-    this.audit(request, session, 'sign-out', '', 'ok');
+    this.db.auditAction(session, request.ip, 'sign-out', '');
     return redirect(reply, '/sign-in');
   }
 
@@ -259,23 +265,6 @@ export class ConsoleController {
 
   private notFound(reply: FastifyReply, session: ConsoleSession): FastifyReply {
     return sendHtml(reply, 404, problemPage('Not found', 'There is no such order.', session));
-  }
-
-  private audit(
-    request: FastifyRequest,
-    session: ConsoleSession,
-    action: string,
-    target: string,
-    outcome: string,
-  ): void {
-    this.db.audit({
-      username: session.username,
-      role: session.role,
-      action,
-      target,
-      outcome,
-      client: request.ip,
-    });
   }
 }
 

@@ -42,7 +42,7 @@ export class FinanceController {
       const form = parseDailyForm(request.query as Query, today());
       if (form.errors.length) return sendHtml(reply, 400, dailyPage(session, form, undefined));
       const rows = await this.finance.daily({ from: form.from, to: form.to, ...scope(session) });
-      this.audit(request, session, 'download daily CSV', `${form.from}..${form.to}`);
+      this.db.auditAction(session, request.ip, 'download daily CSV', `${form.from}..${form.to}`);
       return csv(reply, `daily-${form.from}-${form.to}.csv`, dailyCsv(rows));
     });
   }
@@ -64,7 +64,12 @@ export class FinanceController {
       const run = (request.query as Query).run === '1';
       const result = run ? await this.finance.reconcile() : undefined;
       if (result)
-        this.audit(request, session, 'reconcile', `${result.exceptions.length} exceptions`);
+        this.db.auditAction(
+          session,
+          request.ip,
+          'reconcile',
+          `${result.exceptions.length} exceptions`,
+        );
       const body = reconcilePage(session, this.finance.settlementDir, files, result);
       return sendHtml(reply, 200, body);
     });
@@ -74,9 +79,9 @@ export class FinanceController {
   reconcileDownload(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.signedIn(request, reply, true, async (session) => {
       const { exceptions } = await this.finance.reconcile();
-      this.audit(
-        request,
+      this.db.auditAction(
         session,
+        request.ip,
         'download reconciliation CSV',
         `${exceptions.length} exceptions`,
       );
@@ -111,17 +116,6 @@ export class FinanceController {
         if (!(error instanceof FinanceUnavailable)) throw error;
         return sendHtml(reply, 503, problemPage('Finance not available', error.message, session));
       }
-    });
-  }
-
-  private audit(request: FastifyRequest, session: ConsoleSession, action: string, target: string) {
-    this.db.audit({
-      username: session.username,
-      role: session.role,
-      action,
-      target,
-      outcome: 'ok',
-      client: request.ip,
     });
   }
 }
