@@ -60,7 +60,6 @@ export class FinanceController {
   @Get('reconcile')
   reconcile(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.signedIn(request, reply, true, async (session) => {
-      const files = this.finance.settlementFiles();
       const run = (request.query as Query).run === '1';
       const result = run ? await this.finance.reconcile() : undefined;
       if (result)
@@ -70,6 +69,8 @@ export class FinanceController {
           'reconcile',
           `${result.exceptions.length} exceptions`,
         );
+      // After a run, the files it read (the worker listed them); else the directory's, listed here.
+      const files = result?.files ?? this.finance.settlementFiles();
       const body = reconcilePage(session, this.finance.settlementDir, files, result);
       return sendHtml(reply, 200, body);
     });
