@@ -142,7 +142,7 @@ function currencySection(currency: string, form: DailyForm, rows: readonly Daily
       rows: mine.map((row) => [
         row.day,
         row.merchant,
-        ...DAILY_FIGURES.map(([key]) => formatAmount(row[key] as number)),
+        ...DAILY_FIGURES.map(([key]) => formatAmount(row[key])),
       ]),
     })}
   </section>`;
