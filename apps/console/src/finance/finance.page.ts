@@ -22,6 +22,12 @@ export const DAILY_FIGURES = [
 /** What the chart draws: money moving, not what was only authorised, nor the fees (net shows them). */
 const CHARTED = ['captured', 'refunded', 'chargedBack', 'settled', 'net'] as const;
 
+/** The forms' button, below the labels' line like the fields beside it. */
+const SHOW = html`<div>
+  <span class="label-space"></span>
+  <button type="submit">Show</button>
+</div>`;
+
 /**
  * A Finance page: its sub-navigation marks the current one `aria-current="true"` (the current item
  * of the set), the banner's Finance link being the page's `aria-current="page"`.
@@ -86,10 +92,7 @@ export function dailyPage(
           <label for="to">To (UTC day, included)</label>
           <input id="to" name="to" type="date" value="${form.to}" required />
         </div>
-        <div>
-          <span class="label-space"></span>
-          <button type="submit">Show</button>
-        </div>
+        ${SHOW}
       </form>
       ${
         rows === undefined
@@ -165,10 +168,7 @@ export function trialBalancePage(
           <input id="asOf" name="asOf" value="${asOfText}" aria-describedby="asOf-hint" />
           <p class="hint" id="asOf-hint">A day (its end) or YYYY-MM-DDTHH:MM</p>
         </div>
-        <div>
-          <span class="label-space"></span>
-          <button type="submit">Show</button>
-        </div>
+        ${SHOW}
       </form>
       ${report ? trialBalanceReport(report) : ''}`,
   );
