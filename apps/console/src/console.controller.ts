@@ -141,7 +141,7 @@ export class ConsoleController {
 
   @Get('orders')
   orders(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.signedIn(request, reply, (session) => {
+    return withSession(this.auth, request, reply, (session) => {
       const parsed = parseSearch(request.query as Query, session);
       const result = parsed.search ? this.search(reply, session, parsed.search) : undefined;
       if (result === null) return reply;
@@ -151,7 +151,7 @@ export class ConsoleController {
 
   @Get('orders/:merchantId/:orderId')
   order(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.signedIn(request, reply, async (session) => {
+    return withSession(this.auth, request, reply, async (session) => {
       const { merchantId, orderId } = request.params as Record<string, string>;
       // Another merchant's order is not found, as a missing one: its id is not confirmed.
       if (session.merchantId && session.merchantId !== merchantId)
@@ -189,7 +189,7 @@ export class ConsoleController {
 
   @Get('disputes')
   disputes(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.signedIn(request, reply, (session) => {
+    return withSession(this.auth, request, reply, (session) => {
       const scope = {
         ...(session.merchantId ? { merchantId: session.merchantId } : {}),
         limit: 50,
@@ -204,7 +204,7 @@ export class ConsoleController {
 
   @Get('unknown')
   unknown(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.signedIn(request, reply, (session) => {
+    return withSession(this.auth, request, reply, (session) => {
       const search: OrderSearch = {
         ...(session.merchantId ? { merchantId: session.merchantId } : {}),
         unknownOnly: true,
@@ -220,7 +220,7 @@ export class ConsoleController {
 
   @Get('audit')
   auditTrail(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.signedIn(request, reply, (session) => {
+    return withSession(this.auth, request, reply, (session) => {
       const before = Number((request.query as Query).before);
       const own = session.role === 'merchant' ? session.username : undefined;
       const entries = this.db.auditPage(
@@ -232,15 +232,6 @@ export class ConsoleController {
         entries.length > PAGE_SIZE ? `/audit?before=${entries[PAGE_SIZE - 1].id}` : undefined;
       return sendHtml(reply, 200, auditPage(session, entries.slice(0, PAGE_SIZE), next));
     });
-  }
-
-  /** Runs `render` for a signed-in user; anyone else goes to the sign-in page. */
-  private signedIn(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    render: (session: ConsoleSession) => FastifyReply | Promise<FastifyReply>,
-  ): FastifyReply | Promise<FastifyReply> {
-    return withSession(this.auth, request, reply, render);
   }
 
   /** A search of the read model; null, the reply sent, when the gateway has not made it yet. */
