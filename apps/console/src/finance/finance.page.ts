@@ -2,7 +2,7 @@ import { formatAmount } from '@gateway/domain';
 import type { DailyRow, MatchedCurrency, TrialBalance } from '@gateway/ledger';
 import { html, type Html } from '@gateway/order-view';
 import { dataTable, money } from '../pages/data-table';
-import { page } from '../pages/layout';
+import { page, problemSummary } from '../pages/layout';
 import type { ConsoleSession } from '../sessions/console-db';
 import { barChart } from './bar-chart';
 import type { Reconciliation } from './finance-data';
@@ -61,15 +61,6 @@ function financePage(session: ConsoleSession, title: string, body: Html): string
   });
 }
 
-function problems(errors: readonly string[]): Html {
-  return html`<div class="errors" role="alert">
-    <h2>The form has ${errors.length === 1 ? 'a problem' : `${errors.length} problems`}</h2>
-    <ul>
-      ${errors.map((e) => html`<li>${e}</li>`)}
-    </ul>
-  </div>`;
-}
-
 /** Daily totals: the form, then per currency the chart, its figures, and the rows. */
 export function dailyPage(
   session: ConsoleSession,
@@ -82,7 +73,7 @@ export function dailyPage(
   return financePage(
     session,
     'Daily totals',
-    html`${form.errors.length ? problems(form.errors) : ''}
+    html`${form.errors.length ? problemSummary('form', form.errors) : ''}
       <form class="search" method="get" action="/finance">
         <div>
           <label for="from">From (UTC day)</label>
@@ -161,7 +152,7 @@ export function trialBalancePage(
   return financePage(
     session,
     'Trial balance',
-    html`${error ? problems([error]) : ''}
+    html`${error ? problemSummary('form', [error]) : ''}
       <form class="search" method="get" action="/finance/trial-balance">
         <div>
           <label for="asOf">As of (UTC day or time)</label>

@@ -9,7 +9,7 @@ import {
   type OrderSummaryCursor,
 } from '@gateway/projections';
 import type { ConsoleSession } from '../sessions/console-db';
-import { page } from './layout';
+import { page, problemSummary } from './layout';
 import { orderTable } from './order-table';
 
 export const PAGE_SIZE = 25;
@@ -123,7 +123,8 @@ export function ordersPage(
     session,
     section: 'orders',
     body: html`<h1>Orders</h1>
-      ${errors.length ? errorSummary(errors) : ''} ${searchForm(session, form, errors)}
+      ${errors.length ? problemSummary('search', errors.map(linkToField)) : ''}
+      ${searchForm(session, form, errors)}
       ${result ? orderTable('Orders, newest first', result.rows, !session.merchantId) : ''}
       <nav class="pager" aria-label="Pages">
         ${parsed.search?.after ? html`<a href="${first}">First page</a>` : ''}
@@ -132,14 +133,8 @@ export function ordersPage(
   });
 }
 
-function errorSummary(errors: readonly FieldError[]): Html {
-  return html`<div class="errors" role="alert">
-    <h2>The search has ${errors.length === 1 ? 'a problem' : `${errors.length} problems`}</h2>
-    <ul>
-      ${errors.map((e) => html`<li><a href="#${e.field}">${e.message}</a></li>`)}
-    </ul>
-  </div>`;
-}
+/** A problem of the search, linked to its field: the link moves focus there. */
+const linkToField = (e: FieldError): Html => html`<a href="#${e.field}">${e.message}</a>`;
 
 function searchForm(
   session: ConsoleSession,
