@@ -99,13 +99,24 @@ export function dailyPage(
 
 function currencySection(currency: string, form: DailyForm, rows: readonly DailyRow[]): Html {
   const mine = rows.filter((r) => r.currency === currency);
-  const days = [...new Set(mine.map((r) => r.day))].sort();
-  const sum = (day: string, figure: (typeof CHARTED)[number]) =>
-    mine.filter((r) => r.day === day).reduce((total, r) => total + r[figure], 0);
-  const series = CHARTED.map((key) => ({
+  // Each day's charted sums over the merchants, in one pass over the rows.
+  const sums = new Map<string, number[]>();
+  for (const row of mine) {
+    const day =
+      sums.get(row.day) ??
+      sums
+        .set(
+          row.day,
+          CHARTED.map(() => 0),
+        )
+        .get(row.day)!;
+    CHARTED.forEach((key, i) => (day[i] += row[key]));
+  }
+  const days = [...sums.keys()].sort();
+  const series = CHARTED.map((key, i) => ({
     key,
     label: DAILY_FIGURES.find(([k]) => k === key)![1],
-    values: days.map((day) => sum(day, key)),
+    values: days.map((day) => sums.get(day)![i]),
   }));
   const merchants = !!mine.find((r) => r.merchant !== mine[0].merchant);
   return html`<section aria-labelledby="cur-${currency}">
