@@ -11,10 +11,10 @@ import {
 import type { ConsoleSession } from '../sessions/console-db';
 import { page, problemSummary } from './layout';
 import { orderTable } from './order-table';
+import { isDay } from './utc-day';
 
 export const PAGE_SIZE = 25;
 const FIELDS = ['merchant', 'orderId', 'reference', 'status', 'from', 'to', 'amount', 'card'];
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export type SearchForm = Partial<Record<(typeof FIELDS)[number], string>>;
 export interface FieldError {
@@ -82,9 +82,8 @@ export function parseSearch(
 
 /** A date's first instant (plus `days`), ISO 8601 UTC as the read model stores times. */
 function dayStart(date: string | undefined, days: number): string | undefined {
-  if (!date || !DATE.test(date)) return undefined;
-  const time = Date.parse(`${date}T00:00:00.000Z`);
-  return Number.isNaN(time) ? undefined : new Date(time + days * 86_400_000).toISOString();
+  if (!date || !isDay(date)) return undefined;
+  return new Date(Date.parse(`${date}T00:00:00.000Z`) + days * 86_400_000).toISOString();
 }
 
 export function encodeCursor(cursor: OrderSummaryCursor): string {
