@@ -1,9 +1,9 @@
-import { hashPassword } from '@gateway/merchants';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { browserSuite, useBrowserRun } from '../support/chromium';
-import { orderIds, startNodeProcess, type RunningGateway } from '../support/gateway-process';
+import { signInWithForm, startConsoleProcess } from '../support/console-process';
+import { orderIds, type RunningGateway } from '../support/gateway-process';
 import { closeBatch, sendSettlementDay } from '../support/settlement-day';
 
 /**
@@ -13,7 +13,6 @@ import { closeBatch, sendSettlementDay } from '../support/settlement-day';
  * (DATA_DIR/settlement-files). The daily chart and table are read against the transactions sent,
  * the CSV against the table, a reconciliation exception is opened, a merchant sees only its own.
  */
-const CONSOLE = resolve(__dirname, '../../dist/apps/console/src/main.js');
 const PASSWORD = 'password-of-finance-suite';
 const newOrder = orderIds('fin');
 let orders: Record<string, string> = {};
@@ -34,20 +33,10 @@ async function startFinanceConsole(gateway: RunningGateway) {
     expect(res.status).toBe(200);
     writeFileSync(join(files, `${merchantId}-${date}.csv`), await res.text());
   }
-  const usersFile = join(gateway.dataDir, 'console-users.json');
-  const passwordHash = await hashPassword(PASSWORD);
-  const users = [
-    { username: 'fin', role: 'finance', passwordHash },
-    { username: 'shop', role: 'merchant', merchantId: 'TESTMERCHANT', passwordHash },
-  ];
-  writeFileSync(usersFile, JSON.stringify({ users }));
-  const started = await startNodeProcess(
-    'console',
-    CONSOLE,
-    { CONSOLE_PORT: '0', GATEWAY_DATA_DIR: gateway.dataDir, CONSOLE_USERS_FILE: usersFile },
-    /console listening on (http:\/\/[\d.]+:\d+)/,
-  );
-  return { url: started.ready[1], close: async () => void (await started.stop()) };
+  return startConsoleProcess(gateway, {
+    fin: { role: 'finance', password: PASSWORD },
+    shop: { role: 'merchant', merchantId: 'TESTMERCHANT', password: PASSWORD },
+  });
 }
 
 const suite = browserSuite('the console finance browser suite');
@@ -60,17 +49,7 @@ suite("the console's Finance pages in Chromium", () => {
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const range = `from=${today}&to=${tomorrow}`;
 
-  async function signIn(username: string): Promise<Page> {
-    const page = await run.context.newPage();
-    await page.goto(`${run.site.url}/sign-in`);
-    await page.getByLabel('User name').fill(username);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await Promise.all([
-      page.waitForNavigation(),
-      page.getByRole('button', { name: 'Sign in' }).click(),
-    ]);
-    return page;
-  }
+  const signIn = (username: string) => signInWithForm(run.context, run.site, username, PASSWORD);
 
   const rowsOf = (page: Page, selector: string) =>
     page

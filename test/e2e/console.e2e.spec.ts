@@ -1,15 +1,12 @@
-import { hashPassword } from '@gateway/merchants';
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { browserSuite, useBrowserRun } from '../support/chromium';
+import { signInWithForm, startConsoleProcess, type ConsoleSite } from '../support/console-process';
 import {
   authorizeBody,
   merchantClient,
   projectionCaughtUp,
-  startNodeProcess,
   type RunningGateway,
-  type RunningProcess,
 } from '../support/gateway-process';
 import {
   eventually,
@@ -23,18 +20,11 @@ import {
  * real ports, the console reading the gateway's read model. Sign-in, search, a merchant user kept
  * to its merchant, CSRF, sign-out and lockout (last: it locks this machine's address out).
  */
-const CONSOLE = resolve(__dirname, '../../dist/apps/console/src/main.js');
 const USERS = {
   fin: { role: 'finance', password: 'password-of-fin' },
   op: { role: 'operator', password: 'password-of-op' },
   shop: { role: 'merchant', merchantId: 'TESTMERCHANT', password: 'password-of-shop' },
 } as const;
-
-interface ConsoleSite {
-  readonly url: string;
-  readonly process: RunningProcess;
-  close(): Promise<void>;
-}
 
 /** The merchant's webhook target: it refuses (500) until a test lets it recover. */
 let target: WebhookReceiver;
@@ -78,35 +68,13 @@ async function startConsole(gateway: RunningGateway): Promise<ConsoleSite> {
   });
   await other.put('/order/other-1/transaction/a', authorizeBody('55.00'));
   await projectionCaughtUp(gateway);
-  const usersFile = join(gateway.dataDir, 'console-users.json');
-  const users = await Promise.all(
-    Object.entries(USERS).map(async ([username, { password, ...rest }]) => ({
-      username,
-      ...rest,
-      passwordHash: await hashPassword(password),
-    })),
-  );
-  writeFileSync(usersFile, JSON.stringify({ users }));
-  const started = await startNodeProcess(
-    'console',
-    CONSOLE,
-    {
-      CONSOLE_PORT: '0',
-      CONSOLE_HOST: '127.0.0.1',
-      GATEWAY_DATA_DIR: gateway.dataDir,
-      GATEWAY_MERCHANTS_FILE: join(gateway.dataDir, 'merchants.json'),
-      CONSOLE_USERS_FILE: usersFile,
-      GATEWAY_AUTH_MAX_FAILURES: '3',
-      GATEWAY_AUTH_LOCKOUT: '120',
-      GATEWAY_URL: gateway.baseUrl,
-    },
-    /console listening on (http:\/\/[\d.]+:\d+)/,
-  );
-  return {
-    url: started.ready[1],
-    process: started,
-    close: async () => void (await started.stop()),
-  };
+  return startConsoleProcess(gateway, USERS, {
+    CONSOLE_HOST: '127.0.0.1',
+    GATEWAY_MERCHANTS_FILE: join(gateway.dataDir, 'merchants.json'),
+    GATEWAY_AUTH_MAX_FAILURES: '3',
+    GATEWAY_AUTH_LOCKOUT: '120',
+    GATEWAY_URL: gateway.baseUrl,
+  });
 }
 
 const suite = browserSuite('the console browser suite');
@@ -373,11 +341,7 @@ suite('the console in Chromium', () => {
   it('works without JavaScript: sign in, search, open an order', async () => {
     const bare = await run.browser.newContext({ javaScriptEnabled: false });
     try {
-      const page = await bare.newPage();
-      await page.goto(`${run.site.url}/sign-in`);
-      await page.getByLabel('User name').fill('shop');
-      await page.getByLabel('Password').fill(USERS.shop.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      const page = await signInWithForm(bare, run.site, 'shop', USERS.shop.password);
       await page.getByRole('heading', { name: 'Orders' }).waitFor();
       await page.getByLabel('Status').selectOption('CAPTURED');
       await page.getByRole('button', { name: 'Search' }).click();
@@ -392,11 +356,7 @@ suite('the console in Chromium', () => {
   it('reads at 200 % zoom: half the width, nothing wider than the window but the table, which scrolls', async () => {
     const zoomed = await run.browser.newContext({ viewport: { width: 640, height: 800 } });
     try {
-      const page = await zoomed.newPage();
-      await page.goto(`${run.site.url}/sign-in`);
-      await page.getByLabel('User name').fill('fin');
-      await page.getByLabel('Password').fill(USERS.fin.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      const page = await signInWithForm(zoomed, run.site, 'fin', USERS.fin.password);
       await page.getByRole('heading', { name: 'Orders' }).waitFor();
       const widths = await page.evaluate(() => {
         const d = (globalThis as any).document;

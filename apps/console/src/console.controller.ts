@@ -17,6 +17,7 @@ import {
 } from './pages/orders.page';
 import { signInPage } from './pages/sign-in.page';
 import { STYLESHEET } from './pages/stylesheet';
+import { isUsername } from './users/console-users';
 
 type Query = Record<string, unknown>;
 
@@ -78,7 +79,7 @@ export class ConsoleController {
     const username = (form.get('username') ?? '').trim();
     const audit = (outcome: string, role = '') =>
       this.db.audit({
-        username: /^[0-9A-Za-z._@-]{1,64}$/.test(username) ? username : '(not a user name)',
+        username: isUsername(username) ? username : '(not a user name)',
         role,
         action: 'sign-in',
         target: '',
@@ -116,7 +117,13 @@ export class ConsoleController {
     const session = this.auth.sessionOf(request);
     if (!session) return redirect(reply, '/sign-in');
     if (!this.auth.postAllowed(request, session, formOf(request))) {
-      this.audit(request, session, 'sign-out', '', 'refused: no valid CSRF token or origin');
+      this.db.auditAction(
+        session,
+        request.ip,
+        'sign-out',
+        '',
+        'refused: no valid CSRF token or origin',
+      );
       return sendHtml(
         reply,
         403,
@@ -128,13 +135,13 @@ export class ConsoleController {
       );
     }
     void reply.header('set-cookie', this.auth.signOut(request));
-    this.audit(request, session, 'sign-out', '', 'ok');
+    this.db.auditAction(session, request.ip, 'sign-out', '');
     return redirect(reply, '/sign-in');
   }
 
   @Get('orders')
   orders(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.signedIn(request, reply, (session) => {
+    return withSession(this.auth, request, reply, (session) => {
       const parsed = parseSearch(request.query as Query, session);
       const result = parsed.search ? this.search(reply, session, parsed.search) : undefined;
       if (result === null) return reply;
@@ -144,7 +151,7 @@ export class ConsoleController {
 
   @Get('orders/:merchantId/:orderId')
   order(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.signedIn(request, reply, async (session) => {
+    return withSession(this.auth, request, reply, async (session) => {
       const { merchantId, orderId } = request.params as Record<string, string>;
       // Another merchant's order is not found, as a missing one: its id is not confirmed.
       if (session.merchantId && session.merchantId !== merchantId)
@@ -179,7 +186,7 @@ export class ConsoleController {
 
   @Get('disputes')
   disputes(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.signedIn(request, reply, (session) => {
+    return withSession(this.auth, request, reply, (session) => {
       const scope = {
         ...(session.merchantId ? { merchantId: session.merchantId } : {}),
         limit: 50,
@@ -194,7 +201,7 @@ export class ConsoleController {
 
   @Get('unknown')
   unknown(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.signedIn(request, reply, (session) => {
+    return withSession(this.auth, request, reply, (session) => {
       const search: OrderSearch = {
         ...(session.merchantId ? { merchantId: session.merchantId } : {}),
         unknownOnly: true,
@@ -210,7 +217,7 @@ export class ConsoleController {
 
   @Get('audit')
   auditTrail(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return this.signedIn(request, reply, (session) => {
+    return withSession(this.auth, request, reply, (session) => {
       const before = Number((request.query as Query).before);
       const own = session.role === 'merchant' ? session.username : undefined;
       const entries = this.db.auditPage(
@@ -222,15 +229,6 @@ export class ConsoleController {
         entries.length > PAGE_SIZE ? `/audit?before=${entries[PAGE_SIZE - 1].id}` : undefined;
       return sendHtml(reply, 200, auditPage(session, entries.slice(0, PAGE_SIZE), next));
     });
-  }
-
-  /** Runs `render` for a signed-in user; anyone else goes to the sign-in page. */
-  private signedIn(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    render: (session: ConsoleSession) => FastifyReply | Promise<FastifyReply>,
-  ): FastifyReply | Promise<FastifyReply> {
-    return withSession(this.auth, request, reply, render);
   }
 
   /** A search of the read model; null, the reply sent, when the gateway has not made it yet. */
@@ -255,23 +253,6 @@ export class ConsoleController {
 
   private notFound(reply: FastifyReply, session: ConsoleSession): FastifyReply {
     return sendHtml(reply, 404, problemPage('Not found', 'There is no such order.', session));
-  }
-
-  private audit(
-    request: FastifyRequest,
-    session: ConsoleSession,
-    action: string,
-    target: string,
-    outcome: string,
-  ): void {
-    this.db.audit({
-      username: session.username,
-      role: session.role,
-      action,
-      target,
-      outcome,
-      client: request.ip,
-    });
   }
 }
 

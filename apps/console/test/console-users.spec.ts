@@ -74,6 +74,7 @@ describe('console users file', () => {
     expect((await cli('add', 'x', '--role', 'merchant')).code).toBe(2); // no merchant
     expect((await cli('add', 'x', '--role', 'finance', '--merchant', 'M')).code).toBe(2);
     expect((await cli('add', 'x', '--role', 'boss')).code).toBe(2);
+    expect((await cli('add', 'x', '--role', 'operator', '--role', 'finance')).code).toBe(2);
     expect((await cli('frobnicate')).code).toBe(2);
     expect((await cli('remove', 'nobody')).err.join()).toMatch(/Cannot read|no user/);
     expect((await cli('remove', 'nobody')).code).toBe(1);

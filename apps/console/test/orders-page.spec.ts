@@ -34,6 +34,7 @@ describe('the Orders form as a search', () => {
       'merchant',
       'status',
     ]);
+    expect(parseSearch({ from: '2026-02-30' }, {}).errors.map((e) => e.field)).toEqual(['from']);
   });
 
   it('asks for the merchant before searching by reference, amount or card over every merchant', () => {

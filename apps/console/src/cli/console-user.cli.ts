@@ -29,10 +29,11 @@ function optionsOf(args: readonly string[]): {
       positional.push(args[i]);
       continue;
     }
+    const name = args[i].slice(2);
     const value = args[++i];
-    if (value === undefined || value.startsWith('--') || options.has(args[i - 1]))
-      throw new UsageError();
-    options.set(args[i - 1].slice(2), value);
+    // An option without a value, or given twice, is a usage mistake.
+    if (value === undefined || value.startsWith('--') || options.has(name)) throw new UsageError();
+    options.set(name, value);
   }
   return { positional, options };
 }

@@ -14,7 +14,7 @@ export function dailyCsv(rows: readonly DailyRow[]): string {
       row.day,
       row.merchant,
       row.currency,
-      ...DAILY_FIGURES.map(([key]) => formatAmount(row[key] as number)),
+      ...DAILY_FIGURES.map(([key]) => formatAmount(row[key])),
     ]),
   ]);
 }

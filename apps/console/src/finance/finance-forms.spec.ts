@@ -42,5 +42,7 @@ describe('parseAsOf', () => {
     expect(parseAsOf('yesterday', now).error).toBe(
       "As of 'yesterday' is not a day (YYYY-MM-DD) or a UTC time (YYYY-MM-DDTHH:MM).",
     );
+    expect(parseAsOf('2026-02-30', now).error).toMatch(/is not a day/);
+    expect(parseAsOf('2026-02-30T10:15', now).error).toMatch(/is not a day/);
   });
 });

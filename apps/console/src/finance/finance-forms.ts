@@ -1,3 +1,5 @@
+import { isDay } from '../pages/utc-day';
+
 /** The daily form's days, or what is wrong with it (nothing runs then). */
 export interface DailyForm {
   readonly from: string;
@@ -27,13 +29,7 @@ export function parseDailyForm(query: Record<string, unknown>, today: string): D
 function dayOf(value: unknown, label: string, fallback: string, errors: string[]): string {
   if (value === undefined || value === '') return fallback;
   const text = typeof value === 'string' ? value : '';
-  const day = new Date(`${text}T00:00:00.000Z`);
-  if (
-    /^\d{4}-\d{2}-\d{2}$/.test(text) &&
-    !Number.isNaN(day.getTime()) &&
-    day.toISOString().slice(0, 10) === text
-  )
-    return text;
+  if (isDay(text)) return text;
   errors.push(
     `${label} '${text.slice(0, 40)}' is not a day written YYYY-MM-DD (e.g. ${fallback}).`,
   );
@@ -47,13 +43,14 @@ export function parseAsOf(
 ): { readonly asOf: string; readonly text: string; readonly error?: string } {
   if (value === undefined || value === '') return { asOf: now, text: now.slice(0, 19) };
   const text = typeof value === 'string' ? value.slice(0, 40) : '';
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
   const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z?$/.test(text);
-  const millis = day
-    ? Date.parse(`${text}T23:59:59.999Z`)
-    : time
-      ? Date.parse(text.endsWith('Z') ? text : `${text}Z`)
-      : NaN;
+  const millis = !isDay(text.slice(0, 10))
+    ? NaN
+    : text.length === 10
+      ? Date.parse(`${text}T23:59:59.999Z`)
+      : time
+        ? Date.parse(text.endsWith('Z') ? text : `${text}Z`)
+        : NaN;
   if (Number.isNaN(millis))
     return {
       asOf: now,

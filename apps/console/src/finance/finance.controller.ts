@@ -1,5 +1,6 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendHtml, withSession } from '../console.controller';
 import { problemPage } from '../pages/layout';
 import { ConsoleAuth } from '../sessions/console-auth';
 import { ConsoleDb, type ConsoleSession } from '../sessions/console-db';
@@ -29,9 +30,9 @@ export class FinanceController {
   daily(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.signedIn(request, reply, false, async (session) => {
       const form = parseDailyForm(request.query as Query, today());
-      if (form.errors.length) return html(reply, 400, dailyPage(session, form, undefined));
+      if (form.errors.length) return sendHtml(reply, 400, dailyPage(session, form, undefined));
       const rows = await this.finance.daily({ from: form.from, to: form.to, ...scope(session) });
-      return html(reply, 200, dailyPage(session, form, rows));
+      return sendHtml(reply, 200, dailyPage(session, form, rows));
     });
   }
 
@@ -39,9 +40,9 @@ export class FinanceController {
   dailyDownload(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.signedIn(request, reply, false, async (session) => {
       const form = parseDailyForm(request.query as Query, today());
-      if (form.errors.length) return html(reply, 400, dailyPage(session, form, undefined));
+      if (form.errors.length) return sendHtml(reply, 400, dailyPage(session, form, undefined));
       const rows = await this.finance.daily({ from: form.from, to: form.to, ...scope(session) });
-      this.audit(request, session, 'download daily CSV', `${form.from}..${form.to}`);
+      this.db.auditAction(session, request.ip, 'download daily CSV', `${form.from}..${form.to}`);
       return csv(reply, `daily-${form.from}-${form.to}.csv`, dailyCsv(rows));
     });
   }
@@ -50,22 +51,28 @@ export class FinanceController {
   trialBalance(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.signedIn(request, reply, true, async (session) => {
       const { asOf, text, error } = parseAsOf((request.query as Query).asOf, now());
-      if (error) return html(reply, 400, trialBalancePage(session, text, error, undefined));
+      if (error) return sendHtml(reply, 400, trialBalancePage(session, text, error, undefined));
       const report = await this.finance.trialBalance(asOf);
-      return html(reply, 200, trialBalancePage(session, text, undefined, report));
+      return sendHtml(reply, 200, trialBalancePage(session, text, undefined, report));
     });
   }
 
   @Get('reconcile')
   reconcile(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.signedIn(request, reply, true, async (session) => {
-      const files = this.finance.settlementFiles();
       const run = (request.query as Query).run === '1';
       const result = run ? await this.finance.reconcile() : undefined;
       if (result)
-        this.audit(request, session, 'reconcile', `${result.exceptions.length} exceptions`);
+        this.db.auditAction(
+          session,
+          request.ip,
+          'reconcile',
+          `${result.exceptions.length} exceptions`,
+        );
+      // After a run, the files it read (the worker listed them); else the directory's, listed here.
+      const files = result?.files ?? this.finance.settlementFiles();
       const body = reconcilePage(session, this.finance.settlementDir, files, result);
-      return html(reply, 200, body);
+      return sendHtml(reply, 200, body);
     });
   }
 
@@ -73,9 +80,9 @@ export class FinanceController {
   reconcileDownload(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.signedIn(request, reply, true, async (session) => {
       const { exceptions } = await this.finance.reconcile();
-      this.audit(
-        request,
+      this.db.auditAction(
         session,
+        request.ip,
         'download reconciliation CSV',
         `${exceptions.length} exceptions`,
       );
@@ -93,44 +100,29 @@ export class FinanceController {
     unscoped: boolean,
     render: (session: ConsoleSession) => Promise<FastifyReply>,
   ): Promise<FastifyReply> {
-    const session = this.auth.sessionOf(request);
-    if (!session) return reply.status(303).header('location', '/sign-in').send();
-    if (unscoped && session.merchantId)
-      return html(
-        reply,
-        403,
-        problemPage(
-          'Not for merchant users',
-          'This page covers every merchant: the daily totals show your own.',
-          session,
-        ),
-      );
-    try {
-      return await render(session);
-    } catch (error) {
-      if (!(error instanceof FinanceUnavailable)) throw error;
-      return html(reply, 503, problemPage('Finance not available', error.message, session));
-    }
-  }
-
-  private audit(request: FastifyRequest, session: ConsoleSession, action: string, target: string) {
-    this.db.audit({
-      username: session.username,
-      role: session.role,
-      action,
-      target,
-      outcome: 'ok',
-      client: request.ip,
+    return withSession(this.auth, request, reply, async (session) => {
+      if (unscoped && session.merchantId)
+        return sendHtml(
+          reply,
+          403,
+          problemPage(
+            'Not for merchant users',
+            'This page covers every merchant: the daily totals show your own.',
+            session,
+          ),
+        );
+      try {
+        return await render(session);
+      } catch (error) {
+        if (!(error instanceof FinanceUnavailable)) throw error;
+        return sendHtml(reply, 503, problemPage('Finance not available', error.message, session));
+      }
     });
   }
 }
 
 function scope(session: ConsoleSession): { merchant?: string } {
   return session.merchantId ? { merchant: session.merchantId } : {};
-}
-
-function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.status(status).type('text/html; charset=utf-8').send(body);
 }
 
 function csv(reply: FastifyReply, name: string, body: string): FastifyReply {

@@ -1,7 +1,8 @@
 import { formatAmount } from '@gateway/domain';
 import type { DailyRow, MatchedCurrency, TrialBalance } from '@gateway/ledger';
 import { html, type Html } from '@gateway/order-view';
-import { page } from '../pages/layout';
+import { dataTable, money } from '../pages/data-table';
+import { page, problemSummary } from '../pages/layout';
 import type { ConsoleSession } from '../sessions/console-db';
 import { barChart } from './bar-chart';
 import type { Reconciliation } from './finance-data';
@@ -20,6 +21,12 @@ export const DAILY_FIGURES = [
 
 /** What the chart draws: money moving, not what was only authorised, nor the fees (net shows them). */
 const CHARTED = ['captured', 'refunded', 'chargedBack', 'settled', 'net'] as const;
+
+/** The forms' button, below the labels' line like the fields beside it. */
+const SHOW = html`<div>
+  <span class="label-space"></span>
+  <button type="submit">Show</button>
+</div>`;
 
 /**
  * A Finance page: its sub-navigation marks the current one `aria-current="true"` (the current item
@@ -54,15 +61,6 @@ function financePage(session: ConsoleSession, title: string, body: Html): string
   });
 }
 
-function problems(errors: readonly string[]): Html {
-  return html`<div class="errors" role="alert">
-    <h2>The form has ${errors.length === 1 ? 'a problem' : `${errors.length} problems`}</h2>
-    <ul>
-      ${errors.map((e) => html`<li>${e}</li>`)}
-    </ul>
-  </div>`;
-}
-
 /** Daily totals: the form, then per currency the chart, its figures, and the rows. */
 export function dailyPage(
   session: ConsoleSession,
@@ -75,7 +73,7 @@ export function dailyPage(
   return financePage(
     session,
     'Daily totals',
-    html`${form.errors.length ? problems(form.errors) : ''}
+    html`${form.errors.length ? problemSummary('form', form.errors) : ''}
       <form class="search" method="get" action="/finance">
         <div>
           <label for="from">From (UTC day)</label>
@@ -85,10 +83,7 @@ export function dailyPage(
           <label for="to">To (UTC day, included)</label>
           <input id="to" name="to" type="date" value="${form.to}" required />
         </div>
-        <div>
-          <span class="label-space"></span>
-          <button type="submit">Show</button>
-        </div>
+        ${SHOW}
       </form>
       ${
         rows === undefined
@@ -104,13 +99,24 @@ export function dailyPage(
 
 function currencySection(currency: string, form: DailyForm, rows: readonly DailyRow[]): Html {
   const mine = rows.filter((r) => r.currency === currency);
-  const days = [...new Set(mine.map((r) => r.day))].sort();
-  const sum = (day: string, figure: (typeof CHARTED)[number]) =>
-    mine.filter((r) => r.day === day).reduce((total, r) => total + r[figure], 0);
-  const series = CHARTED.map((key) => ({
+  // Each day's charted sums over the merchants, in one pass over the rows.
+  const sums = new Map<string, number[]>();
+  for (const row of mine) {
+    const day =
+      sums.get(row.day) ??
+      sums
+        .set(
+          row.day,
+          CHARTED.map(() => 0),
+        )
+        .get(row.day)!;
+    CHARTED.forEach((key, i) => (day[i] += row[key]));
+  }
+  const days = [...sums.keys()].sort();
+  const series = CHARTED.map((key, i) => ({
     key,
     label: DAILY_FIGURES.find(([k]) => k === key)![1],
-    values: days.map((day) => sum(day, key)),
+    values: days.map((day) => sums.get(day)![i]),
   }));
   const merchants = !!mine.find((r) => r.merchant !== mine[0].merchant);
   return html`<section aria-labelledby="cur-${currency}">
@@ -125,53 +131,25 @@ function currencySection(currency: string, form: DailyForm, rows: readonly Daily
           series,
         })}
       </figure>
-      <div class="table-wrap" tabindex="0" role="region" aria-label="Chart figures in ${currency}">
-        <table class="chart-figures">
-          <caption>
-            The chart's figures in ${currency}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              ${series.map((s) => html`<th scope="col" class="money">${s.label}</th>`)}
-            </tr>
-          </thead>
-          <tbody>
-            ${days.map(
-              (day, d) =>
-                html`<tr>
-                  <th scope="row">${day}</th>
-                  ${series.map((s) => html`<td class="money">${formatAmount(s.values[d])}</td>`)}
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>
+      ${dataTable({
+        region: `Chart figures in ${currency}`,
+        className: 'chart-figures',
+        caption: `The chart's figures in ${currency}`,
+        columns: ['Day', ...series.map((s) => money(s.label))],
+        rows: days.map((day, d) => [day, ...series.map((s) => formatAmount(s.values[d]))]),
+      })}
     </div>
-    <div class="table-wrap" tabindex="0" role="region" aria-label="Daily totals in ${currency}">
-      <table class="daily">
-        <caption>
-          Daily totals in ${currency}${merchants ? ', per merchant' : ''}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Merchant</th>
-            ${DAILY_FIGURES.map(([, label]) => html`<th scope="col" class="money">${label}</th>`)}
-          </tr>
-        </thead>
-        <tbody>
-          ${mine.map(
-            (row) =>
-              html`<tr>
-                <th scope="row">${row.day}</th>
-                <td>${row.merchant}</td>
-                ${DAILY_FIGURES.map(([key]) => html`<td class="money">${formatAmount(row[key] as number)}</td>`)}
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
+    ${dataTable({
+      region: `Daily totals in ${currency}`,
+      className: 'daily',
+      caption: `Daily totals in ${currency}${merchants ? ', per merchant' : ''}`,
+      columns: ['Day', 'Merchant', ...DAILY_FIGURES.map(([, label]) => money(label))],
+      rows: mine.map((row) => [
+        row.day,
+        row.merchant,
+        ...DAILY_FIGURES.map(([key]) => formatAmount(row[key])),
+      ]),
+    })}
   </section>`;
 }
 
@@ -185,17 +163,14 @@ export function trialBalancePage(
   return financePage(
     session,
     'Trial balance',
-    html`${error ? problems([error]) : ''}
+    html`${error ? problemSummary('form', [error]) : ''}
       <form class="search" method="get" action="/finance/trial-balance">
         <div>
           <label for="asOf">As of (UTC day or time)</label>
           <input id="asOf" name="asOf" value="${asOfText}" aria-describedby="asOf-hint" />
           <p class="hint" id="asOf-hint">A day (its end) or YYYY-MM-DDTHH:MM</p>
         </div>
-        <div>
-          <span class="label-space"></span>
-          <button type="submit">Show</button>
-        </div>
+        ${SHOW}
       </form>
       ${report ? trialBalanceReport(report) : ''}`,
   );
@@ -218,44 +193,14 @@ function trialBalanceReport(report: TrialBalance): Html {
           entry balances, the hourly balances do not (delete ledger.db to rebuild it).
         </p>`;
   return html`${verdict}
-  ${report.currencies.map(
-    ({ currency, accounts, total }) =>
-      html`<div
-        class="table-wrap"
-        tabindex="0"
-        role="region"
-        aria-label="Trial balance in ${currency}"
-      >
-        <table>
-          <caption>
-            ${currency}${report.unequal.includes(currency) ? ' (unbalanced)' : ''}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Account</th>
-              <th scope="col" class="money">Debit</th>
-              <th scope="col" class="money">Credit</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${accounts.map(
-              (a) =>
-                html`<tr>
-                  <th scope="row">${a.account}</th>
-                  <td class="money">${formatAmount(a.debit)}</td>
-                  <td class="money">${formatAmount(a.credit)}</td>
-                </tr>`,
-            )}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row">Total</th>
-              <td class="money">${formatAmount(total.debit)}</td>
-              <td class="money">${formatAmount(total.credit)}</td>
-            </tr>
-          </tfoot>
-        </table>
-      </div>`,
+  ${report.currencies.map(({ currency, accounts, total }) =>
+    dataTable({
+      region: `Trial balance in ${currency}`,
+      caption: `${currency}${report.unequal.includes(currency) ? ' (unbalanced)' : ''}`,
+      columns: ['Account', money('Debit'), money('Credit')],
+      rows: accounts.map((a) => [a.account, formatAmount(a.debit), formatAmount(a.credit)]),
+      total: ['Total', formatAmount(total.debit), formatAmount(total.credit)],
+    }),
   )}`;
 }
 
@@ -296,70 +241,42 @@ function reconcileReport({ exceptions, matched }: Reconciliation): Html {
     </p>
     ${
       exceptions.length
-        ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Exceptions">
-            <table class="exceptions">
-              <caption>
-                Exceptions, in the files' order, then the transactions no line settles
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Order</th>
-                  <th scope="col">Merchant</th>
-                  <th scope="col">Transaction</th>
-                  <th scope="col">Detail</th>
-                  <th scope="col">File:line</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${exceptions.map(
-                  (e) =>
-                    html`<tr>
-                      <td>${e.kind}</td>
-                      <td>
-                        ${e.merchantId ? html`<a href="/orders/${encodeURIComponent(e.merchantId)}/${encodeURIComponent(e.orderId)}">${e.orderId}</a>` : e.orderId}
-                      </td>
-                      <td>${e.merchantId ?? '—'}</td>
-                      <td>${e.transactionId}</td>
-                      <td>${e.detail}</td>
-                      <td>${e.at ?? ''}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
+        ? dataTable({
+            region: 'Exceptions',
+            className: 'exceptions',
+            caption: "Exceptions, in the files' order, then the transactions no line settles",
+            columns: ['Kind', 'Order', 'Merchant', 'Transaction', 'Detail', 'File:line'],
+            rowHeads: false,
+            rows: exceptions.map((e) => [
+              e.kind,
+              e.merchantId
+                ? html`<a
+                    href="/orders/${encodeURIComponent(e.merchantId)}/${encodeURIComponent(e.orderId)}"
+                    >${e.orderId}</a
+                  >`
+                : e.orderId,
+              e.merchantId ?? '—',
+              e.transactionId,
+              e.detail,
+              e.at ?? '',
+            ]),
+          })
         : ''
     }
     ${matchedTable(matched)}`;
 }
 
 function matchedTable(matched: readonly MatchedCurrency[]): Html {
-  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Matched totals">
-    <table>
-      <caption>
-        Matched, per currency
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Currency</th>
-          <th scope="col" class="money">Lines</th>
-          <th scope="col" class="money">Gross</th>
-          <th scope="col" class="money">Fee</th>
-          <th scope="col" class="money">Net</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${matched.map(
-          (m) =>
-            html`<tr>
-              <th scope="row">${m.currency}</th>
-              <td class="money">${m.lines}</td>
-              <td class="money">${formatAmount(m.gross)}</td>
-              <td class="money">${formatAmount(m.fee)}</td>
-              <td class="money">${formatAmount(m.net)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return dataTable({
+    region: 'Matched totals',
+    caption: 'Matched, per currency',
+    columns: ['Currency', ...['Lines', 'Gross', 'Fee', 'Net'].map(money)],
+    rows: matched.map((m) => [
+      m.currency,
+      m.lines,
+      formatAmount(m.gross),
+      formatAmount(m.fee),
+      formatAmount(m.net),
+    ]),
+  });
 }

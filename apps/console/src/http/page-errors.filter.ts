@@ -1,5 +1,6 @@
 import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { sendHtml } from '../console.controller';
 import { problemPage } from '../pages/layout';
 
 /** Errors as pages, never a stack trace or JSON: 404 for unknown paths, 500 for the rest. */
@@ -17,6 +18,6 @@ export class PageErrorsFilter implements ExceptionFilter {
         : status < 500
           ? ['Refused', 'The request was not understood.']
           : ['Something went wrong', 'The console could not answer. Try again in a moment.'];
-    void reply.status(status).type('text/html; charset=utf-8').send(problemPage(title, message));
+    void sendHtml(reply, status, problemPage(title, message));
   }
 }

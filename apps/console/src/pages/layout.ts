@@ -72,3 +72,13 @@ export function problemPage(title: string, message: string, session?: ConsoleSes
       <p><a href="/orders">Back to the orders</a></p>`,
   });
 }
+
+/** What is wrong with a form, above it: announced (an alert), each problem an item. */
+export function problemSummary(form: string, problems: readonly (string | Html)[]): Html {
+  return html`<div class="errors" role="alert">
+    <h2>The ${form} has ${problems.length === 1 ? 'a problem' : `${problems.length} problems`}</h2>
+    <ul>
+      ${problems.map((problem) => html`<li>${problem}</li>`)}
+    </ul>
+  </div>`;
+}

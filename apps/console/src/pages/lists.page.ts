@@ -2,6 +2,7 @@ import { formatAmount } from '@gateway/domain';
 import { html } from '@gateway/order-view';
 import type { OrderSearchPage } from '@gateway/projections';
 import type { AuditEntry, ConsoleSession } from '../sessions/console-db';
+import { dataTable, money } from './data-table';
 import { page } from './layout';
 import { orderHref, orderTable, timeOf } from './order-table';
 
@@ -44,36 +45,26 @@ export function unknownPage(
       </p>
       ${
         result.rows.length
-          ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="UNKNOWN orders">
-              <table>
-                <caption>
-                  Orders waiting for an outcome, newest first
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Order</th>
-                    ${session.merchantId ? '' : html`<th scope="col">Merchant</th>`}
-                    <th scope="col" class="money">UNKNOWN transactions</th>
-                    <th scope="col" class="money">Amount UNKNOWN</th>
-                    <th scope="col">Currency</th>
-                    <th scope="col">Last updated (UTC)</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${result.rows.map(
-                    (row) =>
-                      html`<tr>
-                        <th scope="row"><a href="${orderHref(row)}">${row.orderId}</a></th>
-                        ${session.merchantId ? '' : html`<td>${row.merchantId}</td>`}
-                        <td class="money">${row.unknownTransactions}</td>
-                        <td class="money">${formatAmount(row.totalUnknown)}</td>
-                        <td>${row.currency}</td>
-                        <td>${timeOf(row.lastUpdatedTime)}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>`
+          ? dataTable({
+              region: 'UNKNOWN orders',
+              caption: 'Orders waiting for an outcome, newest first',
+              columns: [
+                'Order',
+                ...(session.merchantId ? [] : ['Merchant']),
+                money('UNKNOWN transactions'),
+                money('Amount UNKNOWN'),
+                'Currency',
+                'Last updated (UTC)',
+              ],
+              rows: result.rows.map((row) => [
+                html`<a href="${orderHref(row)}">${row.orderId}</a>`,
+                ...(session.merchantId ? [] : [row.merchantId]),
+                row.unknownTransactions,
+                formatAmount(row.totalUnknown),
+                row.currency,
+                timeOf(row.lastUpdatedTime),
+              ]),
+            })
           : html`<p>None: every outcome is known.</p>`
       }
       ${next ? html`<nav class="pager" aria-label="Pages"><a href="${next}" rel="next">Next page</a></nav>` : ''}`,
@@ -86,39 +77,27 @@ export function auditPage(
   entries: readonly AuditEntry[],
   next?: string,
 ): string {
-  const columns = ['Time (UTC)', 'User', 'Role', 'Action', 'Target', 'Outcome', 'Client'];
   return page({
     title: 'Audit',
     session,
     section: 'audit',
     body: html`<h1>Audit</h1>
       ${session.role === 'merchant' ? html`<p>Your own actions.</p>` : ''}
-      <div class="table-wrap" tabindex="0" role="region" aria-label="Audit trail">
-        <table>
-          <caption>
-            Console actions, newest first
-          </caption>
-          <thead>
-            <tr>
-              ${columns.map((c) => html`<th scope="col">${c}</th>`)}
-            </tr>
-          </thead>
-          <tbody>
-            ${entries.map(
-              (e) =>
-                html`<tr>
-                  <td>${timeOf(e.time)}</td>
-                  <td>${e.username}</td>
-                  <td>${e.role}</td>
-                  <td>${e.action}</td>
-                  <td>${e.target}</td>
-                  <td>${e.outcome}</td>
-                  <td>${e.client}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-      </div>
+      ${dataTable({
+        region: 'Audit trail',
+        caption: 'Console actions, newest first',
+        columns: ['Time (UTC)', 'User', 'Role', 'Action', 'Target', 'Outcome', 'Client'],
+        rowHeads: false,
+        rows: entries.map((e) => [
+          timeOf(e.time),
+          e.username,
+          e.role,
+          e.action,
+          e.target,
+          e.outcome,
+          e.client,
+        ]),
+      })}
       ${next ? html`<nav class="pager" aria-label="Pages"><a href="${next}" rel="next">Older entries</a></nav>` : ''}`,
   });
 }

@@ -71,11 +71,17 @@ export function orderTable(
 
 /**
  * A table with its caption and column headers, in a region that scrolls sideways when the window
- * is narrow (zoom): focusable, so it scrolls by keys.
+ * is narrow (zoom): focusable, so it scrolls by keys. `foot`: a totals row.
  */
-export function scrollingTable(label: string, caption: string, head: Html, rows: Html[]): Html {
+export function scrollingTable(
+  label: string,
+  caption: string,
+  head: Html,
+  rows: Html[],
+  { className, foot }: { className?: string; foot?: Html } = {},
+): Html {
   return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${label}">
-    <table>
+    <table${className ? html` class="${className}"` : ''}>
       <caption>
         ${caption}
       </caption>
@@ -87,6 +93,13 @@ export function scrollingTable(label: string, caption: string, head: Html, rows:
       <tbody>
         ${rows}
       </tbody>
+      ${
+        foot
+          ? html`<tfoot>
+              ${foot}
+            </tfoot>`
+          : ''
+      }
     </table>
   </div>`;
 }

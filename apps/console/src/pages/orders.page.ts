@@ -9,12 +9,12 @@ import {
   type OrderSummaryCursor,
 } from '@gateway/projections';
 import type { ConsoleSession } from '../sessions/console-db';
-import { page } from './layout';
+import { page, problemSummary } from './layout';
 import { orderTable } from './order-table';
+import { isDay } from './utc-day';
 
 export const PAGE_SIZE = 25;
 const FIELDS = ['merchant', 'orderId', 'reference', 'status', 'from', 'to', 'amount', 'card'];
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export type SearchForm = Partial<Record<(typeof FIELDS)[number], string>>;
 export interface FieldError {
@@ -82,9 +82,8 @@ export function parseSearch(
 
 /** A date's first instant (plus `days`), ISO 8601 UTC as the read model stores times. */
 function dayStart(date: string | undefined, days: number): string | undefined {
-  if (!date || !DATE.test(date)) return undefined;
-  const time = Date.parse(`${date}T00:00:00.000Z`);
-  return Number.isNaN(time) ? undefined : new Date(time + days * 86_400_000).toISOString();
+  if (!date || !isDay(date)) return undefined;
+  return new Date(Date.parse(`${date}T00:00:00.000Z`) + days * 86_400_000).toISOString();
 }
 
 export function encodeCursor(cursor: OrderSummaryCursor): string {
@@ -123,7 +122,8 @@ export function ordersPage(
     session,
     section: 'orders',
     body: html`<h1>Orders</h1>
-      ${errors.length ? errorSummary(errors) : ''} ${searchForm(session, form, errors)}
+      ${errors.length ? problemSummary('search', errors.map(linkToField)) : ''}
+      ${searchForm(session, form, errors)}
       ${result ? orderTable('Orders, newest first', result.rows, !session.merchantId) : ''}
       <nav class="pager" aria-label="Pages">
         ${parsed.search?.after ? html`<a href="${first}">First page</a>` : ''}
@@ -132,14 +132,8 @@ export function ordersPage(
   });
 }
 
-function errorSummary(errors: readonly FieldError[]): Html {
-  return html`<div class="errors" role="alert">
-    <h2>The search has ${errors.length === 1 ? 'a problem' : `${errors.length} problems`}</h2>
-    <ul>
-      ${errors.map((e) => html`<li><a href="#${e.field}">${e.message}</a></li>`)}
-    </ul>
-  </div>`;
-}
+/** A problem of the search, linked to its field: the link moves focus there. */
+const linkToField = (e: FieldError): Html => html`<a href="#${e.field}">${e.message}</a>`;
 
 function searchForm(
   session: ConsoleSession,

@@ -1,5 +1,5 @@
 import { html } from '@gateway/order-view';
-import { page } from './layout';
+import { csrfField, page } from './layout';
 
 /**
  * The sign-in form. `csrf` ties the POST to this page (a token bound to the pre-session cookie),
@@ -12,7 +12,7 @@ export function signInPage(csrf: string, problem?: string, username = ''): strin
       <h1>Sign in</h1>
       ${problem ? html`<p class="errors" role="alert">${problem}</p>` : ''}
       <form method="post" action="/sign-in">
-        <input type="hidden" name="_csrf" value="${csrf}" />
+        ${csrfField({ csrf })}
         <div>
           <label for="username">User name</label>
           <input

@@ -1,13 +1,12 @@
 import { AuthLockout, unmatchableHash, verifyPassword } from '@gateway/merchants';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ConsoleUsers } from '../users/console-users';
+import { isUsername, type ConsoleUsers } from '../users/console-users';
 import { ABSOLUTE_MS, type ConsoleDb, type ConsoleSession } from './console-db';
 
 const SESSION_COOKIE = 'console_session';
 /** Before sign-in: binds the sign-in form's token to this browser (login CSRF). */
 const SIGN_IN_COOKIE = 'console_sign_in';
-const USERNAME = /^[0-9A-Za-z._@-]{1,64}$/;
 
 export type SignInResult =
   | { readonly kind: 'signed-in'; readonly sessionId: string; readonly session: ConsoleSession }
@@ -80,7 +79,7 @@ export class ConsoleAuth {
   }
 
   async signIn(username: string, password: string, address: string): Promise<SignInResult> {
-    const key = USERNAME.test(username) ? username : '';
+    const key = isUsername(username) ? username : '';
     const retryAfter = this.lockout.retryAfter(key, address);
     if (retryAfter > 0) return { kind: 'locked', retryAfter };
     if (!this.lockout.mayCheck(key, address)) return { kind: 'locked', retryAfter: 1 };

@@ -137,6 +137,17 @@ export class ConsoleDb {
     this.statements.audit.run({ ...entry, time: new Date(this.clock()).toISOString() });
   }
 
+  /** What a signed-in user did, from the client address `client`. */
+  auditAction(
+    session: ConsoleSession,
+    client: string,
+    action: string,
+    target: string,
+    outcome = 'ok',
+  ): void {
+    this.audit({ username: session.username, role: session.role, action, target, outcome, client });
+  }
+
   /** Newest first, before the entry `before` (keyset); one user's only when `username` is given. */
   auditPage(limit: number, before = Number.MAX_SAFE_INTEGER, username?: string): AuditEntry[] {
     const statement = username ? this.statements.auditPageOf : this.statements.auditPage;

@@ -29,6 +29,11 @@ export function defaultUsersFile(env = process.env, cwd = process.cwd()): string
 }
 
 const USERNAME = /^[0-9A-Za-z._@-]{1,64}$/;
+
+/** A name the users file may hold: sign-in and the audit take no other text as a user name. */
+export const isUsername = (text: unknown): text is string =>
+  typeof text === 'string' && USERNAME.test(text);
+
 const FIELDS = new Set(['username', 'role', 'merchantId', 'passwordHash']);
 
 /** The users of a parsed file, or every problem it has at once. */
@@ -43,7 +48,7 @@ export function parseUsers(document: unknown, file: string): ConsoleUser[] {
     for (const key of Object.keys(entry))
       if (!FIELDS.has(key)) problems.push(`${at}.${key} is not a field of a console user`);
     const { username, role, merchantId, passwordHash } = entry;
-    if (typeof username !== 'string' || !USERNAME.test(username))
+    if (!isUsername(username))
       problems.push(`${at}.username must be 1-64 characters from 0-9 a-z A-Z . _ @ -`);
     else if (seen.has(username)) problems.push(`${at}.username '${username}' appears twice`);
     else seen.add(username);
