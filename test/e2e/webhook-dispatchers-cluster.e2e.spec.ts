@@ -290,6 +290,16 @@ describeWithKafka()('several webhook dispatchers on Kafka and KurrentDB', () => 
       return codes.length === 6 && codes;
     });
     expect(consoleShows).toEqual(['503', '503', '503', '503', '503', '200']);
+    // Its Order page reads the order's stream from KurrentDB: every event, in order.
+    const orderPage = await operator.get(`/orders/TESTMERCHANT/${orders[5]}`);
+    expect(orderPage.status).toBe(200);
+    const types = (await events.readStream(`order:TESTMERCHANT:${orders[5]}`)).map((e) => e.type);
+    expect(types).toContain('AuthorizationProcessed');
+    let shownAt = -1;
+    for (const type of types) {
+      shownAt = orderPage.body.indexOf(`>${type}<`, shownAt + 1);
+      expect(shownAt).toBeGreaterThan(-1);
+    }
     // The operators' CLI reads the same schedules from the event store, no file.
     const cli = (...args: string[]) =>
       promisify(execFile)(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
