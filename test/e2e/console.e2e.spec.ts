@@ -263,6 +263,8 @@ suite('the console in Chromium', () => {
     expect(await header.innerText()).toMatch(/Captured\s+USD 1.00[\s\S]*Transactions\s+2/);
     expect(await responses()).toEqual([]);
     await page.getByText('None of these events had recorded a transaction then.').waitFor();
+    await page.getByRole('navigation', { name: 'Parts of the timeline' }).scrollIntoViewIfNeeded();
+    await run.screenshot(page, 'console-order-parts');
     // And back to the part holding the event chosen, marked there.
     await follow(page, 'Show the event on the timeline');
     expect(await numbers()).toEqual(span(1, 25));
