@@ -6,7 +6,11 @@ export class Html {
   constructor(readonly value: string) {}
 }
 
+const SPECIAL = /[&<>"']/;
+
 function escapeHtml(text: string): string {
+  // Most values (ids, amounts, dates) have nothing to escape: one scan instead of five passes.
+  if (!SPECIAL.test(text)) return text;
   return text
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
@@ -21,13 +25,22 @@ function toHtml(value: unknown): string {
   return value === undefined || value === null || value === false ? '' : escapeHtml(String(value));
 }
 
-/** Source indentation (Prettier lays these templates out as HTML) is dropped from the markup parts only. */
-const markup = (part: string): string => part.replace(/\n\s+/g, '\n');
+/**
+ * Source indentation (Prettier lays these templates out as HTML) is dropped from the markup parts
+ * only, once per template: a call site passes the same strings array every time.
+ */
+const markups = new WeakMap<TemplateStringsArray, readonly string[]>();
+function markupOf(strings: TemplateStringsArray): readonly string[] {
+  let parts = markups.get(strings);
+  if (!parts) markups.set(strings, (parts = strings.map((part) => part.replace(/\n\s+/g, '\n'))));
+  return parts;
+}
 
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
-  let out = markup(strings[0]);
+  const parts = markupOf(strings);
+  let out = parts[0];
   values.forEach((value, i) => {
-    out += toHtml(value) + markup(strings[i + 1]);
+    out += toHtml(value) + parts[i + 1];
   });
   return new Html(out);
 }
