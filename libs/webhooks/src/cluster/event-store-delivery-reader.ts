@@ -14,7 +14,6 @@ import { applyToStore, DELIVERY_STREAM_PREFIX } from './partition-events';
 
 /** Applied events whose SQLite writes may be queued before the fold waits for them. */
 const MAX_QUEUED_WRITES = 512;
-const CATCH_UP_POLL_MS = 20;
 
 export interface EventStoreDeliveryReaderOptions {
   /** Close the event store too (a process that opened one for this alone: the CLI, the console). */
@@ -88,7 +87,7 @@ export class EventStoreDeliveryReader implements DeliveryReader {
         maxCount: 1,
       });
       if (!ahead || head === undefined || ahead.position > head) break;
-      await new Promise((done) => setTimeout(done, CATCH_UP_POLL_MS));
+      await this.applying(ahead.position);
     }
     await this.lastWrite;
     if (this.stopped) throw this.stopped;
@@ -128,8 +127,10 @@ export class EventStoreDeliveryReader implements DeliveryReader {
     }
   }
 
+  /** Stops the reads being trusted; whoever waits on the fold is let go (and sees `failure`). */
   private stop(error: unknown): void {
     this.stopped ??= error instanceof Error ? error : new Error(String(error));
+    this.waiters.splice(0).forEach((waiter) => waiter.done());
   }
 
   private wake(): void {
